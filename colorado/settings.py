@@ -1,0 +1,219 @@
+"""Settings for the site, read from the environment (see README "Configuration").
+
+Every value comes from an environment variable with a local default; a bad value stops the
+process with ``ImproperlyConfigured`` naming the variable. ``DJANGO_ENV=production`` turns on
+the production checks (``manage.py check --deploy`` is clean in that mode).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from django.utils.translation import gettext_lazy as _
+
+from colorado import env
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+DATA_DIR = Path(env.env_str("DATA_DIR", str(BASE_DIR / "var"))).resolve()
+
+DJANGO_ENV = env.env_choice("DJANGO_ENV", "local", ("local", "production", "test"))
+PRODUCTION = DJANGO_ENV == "production"
+
+DEBUG = env.env_bool("DEBUG", not PRODUCTION)
+SECRET_KEY = env.secret_key("SECRET_KEY", production=PRODUCTION, data_dir=DATA_DIR)
+SITE_URL = env.site_url("SITE_URL", f"http://127.0.0.1:{env.env_int('PORT', 8000)}")
+PORT = env.env_int("PORT", 8000, minimum=1, maximum=65535)
+
+_site_host = urlsplit(SITE_URL).hostname or "localhost"
+ALLOWED_HOSTS = env.env_list(
+    "ALLOWED_HOSTS",
+    [_site_host] if PRODUCTION else [_site_host, "127.0.0.1", "localhost", "[::1]", "testserver"],
+)
+CSRF_TRUSTED_ORIGINS = [SITE_URL]
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django.contrib.humanize",
+    "channels",
+    "accounts",
+    "games",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+if PRODUCTION:
+    # Production serves collected static files through WhiteNoise; locally the ASGI app
+    # serves them from the source tree (colorado/asgi.py).
+    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+
+ROOT_URLCONF = "colorado.urls"
+WSGI_APPLICATION = "colorado.wsgi.application"
+ASGI_APPLICATION = "colorado.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.debug",
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {"default": env.database_config("DATABASE_URL", DATA_DIR / "colorado.sqlite3")}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+AUTH_USER_MODEL = "accounts.User"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
+
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", _("English"))]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = DATA_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            if PRODUCTION
+            else "django.contrib.staticfiles.storage.StaticFilesStorage"
+        )
+    },
+}
+
+# --- Redis: channel layer, cache and Celery broker -------------------------------------
+REDIS_URL = env.redis_url("REDIS_URL")
+# Embedded mode: no Redis. The web process then also runs the task worker and the periodic
+# scheduler in threads (``manage.py serve``), so the in-memory channel layer and the
+# in-memory broker are shared by everything that needs them.
+EMBEDDED = REDIS_URL is None
+
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": env.env_str("CHANNEL_PREFIX", "colorado")},
+        }
+    }
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": env.env_str("CACHE_PREFIX", "colorado"),
+        }
+    }
+    CELERY_BROKER_URL = REDIS_URL
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CELERY_BROKER_URL = "memory://"
+
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_TIME_LIMIT = 120
+CELERY_TASK_SOFT_TIME_LIMIT = 90
+CELERY_TASK_ALWAYS_EAGER = env.env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+CELERY_TIMEZONE = "UTC"
+CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    "heartbeat": {
+        "task": "colorado.tasks.heartbeat",
+        "schedule": float(env.env_int("HEARTBEAT_SECONDS", 60, minimum=1)),
+    },
+}
+
+# --- E-mail ------------------------------------------------------------------------------
+_email = env.email_config("EMAIL_URL", "console:", DATA_DIR)
+EMAIL_BACKEND = _email.backend
+EMAIL_HOST = _email.host
+EMAIL_PORT = _email.port
+EMAIL_HOST_USER = _email.user
+EMAIL_HOST_PASSWORD = _email.password
+EMAIL_USE_TLS = _email.use_tls
+EMAIL_USE_SSL = _email.use_ssl
+EMAIL_FILE_PATH = _email.file_path
+EMAIL_TIMEOUT = 20
+DEFAULT_FROM_EMAIL = env.env_str("DEFAULT_FROM_EMAIL", f"Colorado County <noreply@{_site_host}>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+# --- Security ----------------------------------------------------------------------------
+SESSION_COOKIE_HTTPONLY = True
+CSRF_COOKIE_HTTPONLY = False  # the game page's small script reads it for fetch() calls
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+if PRODUCTION:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env.env_bool("SECURE_SSL_REDIRECT", True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = env.env_int("SECURE_HSTS_SECONDS", 31536000, minimum=0)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    if DEBUG:
+        from django.core.exceptions import ImproperlyConfigured
+
+        raise ImproperlyConfigured("DEBUG must be off when DJANGO_ENV=production.")
+    if not env.env_list("ALLOWED_HOSTS", []) and _site_host in {"127.0.0.1", "localhost"}:
+        from django.core.exceptions import ImproperlyConfigured
+
+        raise ImproperlyConfigured(
+            "Set SITE_URL (and ALLOWED_HOSTS if other names serve the site) in production."
+        )
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env.env_str("LOG_LEVEL", "INFO").upper()},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        "celery": {"level": "WARNING"},
+        "kombu": {"level": "WARNING"},
+    },
+}

@@ -1,0 +1,29 @@
+"""Site-level pages: home and the health check."""
+
+from django.db import DatabaseError, connection
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html")
+
+
+@never_cache
+@require_GET
+def healthz(request: HttpRequest) -> JsonResponse:
+    """200 ``{"ok": true}`` when the database answers a query, 503 otherwise."""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except DatabaseError:
+        return JsonResponse({"ok": False, "database": "unreachable"}, status=503)
+    from django.core.cache import cache
+
+    from colorado.tasks import HEARTBEAT_KEY
+
+    return JsonResponse({"ok": True, "scheduler_heartbeat": cache.get(HEARTBEAT_KEY)})

@@ -1,0 +1,59 @@
+"""Project-level contracts: the engine stays pure, CI runs the README's test command."""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+FORBIDDEN = ("django", "channels", "celery", "ninja", "accounts", "colorado")
+
+
+def test_engine_imports_no_framework_or_project_code() -> None:
+    offenders = []
+    for path in sorted((ROOT / "games" / "engine").rglob("*.py")):
+        tree = ast.parse(path.read_text(), filename=str(path))
+        for node in ast.walk(tree):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+            for name in names:
+                top = name.split(".")[0]
+                inside_games = name.startswith("games.") and not name.startswith("games.engine")
+                if top in FORBIDDEN or inside_games:
+                    offenders.append(f"{path.relative_to(ROOT)}: {name}")
+    assert offenders == []
+
+
+def test_import_linter_contract_is_kept() -> None:
+    lint_imports = Path(sys.executable).parent / "lint-imports"
+    result = subprocess.run(
+        [str(lint_imports)], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Contracts: 1 kept, 0 broken" in result.stdout
+
+
+def quick_start_lines() -> list[str]:
+    readme = (ROOT / "README.md").read_text()
+    section = re.search(r"^#+ *Quick start.*?```\w*\n(.*?)```", readme, re.S | re.M | re.I)
+    assert section, "README has a Quick start section with a fenced code block"
+    return [line.strip() for line in section.group(1).splitlines() if line.strip()]
+
+
+def test_readme_quick_start_is_run_then_test() -> None:
+    lines = quick_start_lines()
+    assert lines[0] == "python3 dev.py run"
+    assert lines[1] == "python3 dev.py test"
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    test_command = quick_start_lines()[1]
+    ci = (ROOT / ".ci" / "run").read_text()
+    commands = [line.strip() for line in ci.splitlines() if not line.strip().startswith("#")]
+    assert test_command in commands

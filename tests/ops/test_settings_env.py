@@ -1,0 +1,194 @@
+"""Settings come from the environment and fail loudly, naming the variable."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from colorado import env
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def clean_env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
+    for name in (
+        "FLAG",
+        "NUMBER",
+        "DATABASE_URL",
+        "REDIS_URL",
+        "EMAIL_URL",
+        "SITE_URL",
+        "SECRET_KEY",
+    ):
+        monkeypatch.delenv(name, raising=False)
+    return monkeypatch
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"), [("1", True), ("yes", True), ("off", False), ("0", False)]
+)
+def test_bool_words(clean_env: pytest.MonkeyPatch, raw: str, expected: bool) -> None:
+    clean_env.setenv("FLAG", raw)
+    assert env.env_bool("FLAG", not expected) is expected
+
+
+def test_bad_bool_names_the_variable(clean_env: pytest.MonkeyPatch) -> None:
+    clean_env.setenv("FLAG", "maybe")
+    with pytest.raises(ImproperlyConfigured, match=r"FLAG='maybe' is not a boolean"):
+        env.env_bool("FLAG", False)
+
+
+def test_int_bounds_and_garbage(clean_env: pytest.MonkeyPatch) -> None:
+    clean_env.setenv("NUMBER", "eighty")
+    with pytest.raises(ImproperlyConfigured, match="NUMBER='eighty' is not a whole number"):
+        env.env_int("NUMBER", 1)
+    clean_env.setenv("NUMBER", "70000")
+    with pytest.raises(ImproperlyConfigured, match="maximum is 65535"):
+        env.env_int("NUMBER", 1, maximum=65535)
+    clean_env.setenv("NUMBER", "8080")
+    assert env.env_int("NUMBER", 1, maximum=65535) == 8080
+
+
+def test_database_url_unset_means_local_sqlite(
+    clean_env: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    config = env.database_config("DATABASE_URL", tmp_path / "db.sqlite3")
+    assert config["ENGINE"] == "django.db.backends.sqlite3"
+    assert config["NAME"] == str(tmp_path / "db.sqlite3")
+
+
+def test_database_url_postgres_is_parsed(clean_env: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    clean_env.setenv("DATABASE_URL", "postgres://alice:s3cret@db.example:6543/colorado")
+    config = env.database_config("DATABASE_URL", tmp_path / "x")
+    assert config["ENGINE"] == "django.db.backends.postgresql"
+    assert (config["HOST"], config["PORT"], config["NAME"], config["USER"]) == (
+        "db.example",
+        6543,
+        "colorado",
+        "alice",
+    )
+
+
+@pytest.mark.parametrize("raw", ["mysql://x@y/z", "not a url", "postgres://host"])
+def test_bad_database_url_is_refused(
+    clean_env: pytest.MonkeyPatch, tmp_path: Path, raw: str
+) -> None:
+    clean_env.setenv("DATABASE_URL", raw)
+    with pytest.raises(ImproperlyConfigured, match="DATABASE_URL"):
+        env.database_config("DATABASE_URL", tmp_path / "x")
+
+
+def test_redis_url_must_be_redis(clean_env: pytest.MonkeyPatch) -> None:
+    assert env.redis_url("REDIS_URL") is None
+    clean_env.setenv("REDIS_URL", "http://127.0.0.1:6379")
+    with pytest.raises(ImproperlyConfigured, match="REDIS_URL must be a redis://"):
+        env.redis_url("REDIS_URL")
+    clean_env.setenv("REDIS_URL", "redis://127.0.0.1:6379/1")
+    assert env.redis_url("REDIS_URL") == "redis://127.0.0.1:6379/1"
+
+
+def test_email_urls(clean_env: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    assert env.email_config("EMAIL_URL", "console:", tmp_path).backend.endswith(
+        "console.EmailBackend"
+    )
+    clean_env.setenv("EMAIL_URL", "smtp+tls://mailer:p%40ss@mail.example:2525")
+    config = env.email_config("EMAIL_URL", "console:", tmp_path)
+    assert config.backend.endswith("smtp.EmailBackend")
+    assert (config.host, config.port, config.user, config.password, config.use_tls) == (
+        "mail.example",
+        2525,
+        "mailer",
+        "p@ss",
+        True,
+    )
+    clean_env.setenv("EMAIL_URL", "smtp://localhost:1025")
+    assert env.email_config("EMAIL_URL", "console:", tmp_path).port == 1025
+    clean_env.setenv("EMAIL_URL", "file:")
+    assert env.email_config("EMAIL_URL", "console:", tmp_path).file_path == str(tmp_path / "mail")
+    clean_env.setenv("EMAIL_URL", "pigeon://coop")
+    with pytest.raises(ImproperlyConfigured, match="EMAIL_URL='pigeon://coop' is not understood"):
+        env.email_config("EMAIL_URL", "console:", tmp_path)
+    clean_env.setenv("EMAIL_URL", "smtp://mail.example:port")
+    with pytest.raises(ImproperlyConfigured, match="port that is not a number"):
+        env.email_config("EMAIL_URL", "console:", tmp_path)
+
+
+def test_site_url_must_be_absolute(clean_env: pytest.MonkeyPatch) -> None:
+    clean_env.setenv("SITE_URL", "example.org")
+    with pytest.raises(ImproperlyConfigured, match="SITE_URL"):
+        env.site_url("SITE_URL", "http://127.0.0.1:8000")
+    clean_env.setenv("SITE_URL", "https://play.example.org/")
+    assert env.site_url("SITE_URL", "x") == "https://play.example.org"
+
+
+def test_secret_key_generated_once_locally(clean_env: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    first = env.secret_key("SECRET_KEY", production=False, data_dir=tmp_path)
+    assert len(first) >= 50
+    assert env.secret_key("SECRET_KEY", production=False, data_dir=tmp_path) == first
+
+
+def test_secret_key_required_and_strong_in_production(
+    clean_env: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    with pytest.raises(ImproperlyConfigured, match="SECRET_KEY must be set"):
+        env.secret_key("SECRET_KEY", production=True, data_dir=tmp_path)
+    clean_env.setenv("SECRET_KEY", "short")
+    with pytest.raises(ImproperlyConfigured, match="too weak"):
+        env.secret_key("SECRET_KEY", production=True, data_dir=tmp_path)
+
+
+def _manage(
+    args: list[str], extra_env: dict[str, str], tmp_path: Path
+) -> subprocess.CompletedProcess[str]:
+    environ = {
+        k: v for k, v in os.environ.items() if k not in {"DJANGO_ENV", "DEBUG", "SECRET_KEY"}
+    }
+    environ.update({"DATA_DIR": str(tmp_path), **extra_env})
+    return subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), *args],
+        env=environ,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_bad_value_stops_the_site_with_a_clear_message(tmp_path: Path) -> None:
+    result = _manage(["check"], {"DEBUG": "sometimes"}, tmp_path)
+    assert result.returncode != 0
+    assert "DEBUG='sometimes' is not a boolean" in result.stderr
+
+
+PRODUCTION_ENV = {
+    "DJANGO_ENV": "production",
+    "SECRET_KEY": "x7Gq2-vN9pLw4Rt8Zc1Ks6Hd3Fb0Ym5Ej2Ua7Io9Py4Tr1We8Qs3Xd6Cv0Bn5Mk",
+    "SITE_URL": "https://play.example.org",
+}
+
+
+def test_production_mode_check_deploy_is_clean(tmp_path: Path) -> None:
+    result = _manage(["check", "--deploy", "--fail-level", "WARNING"], PRODUCTION_ENV, tmp_path)
+    assert result.returncode == 0, result.stderr + result.stdout
+    assert "System check identified no issues" in result.stdout
+
+
+def test_production_refuses_debug(tmp_path: Path) -> None:
+    result = _manage(["check"], {**PRODUCTION_ENV, "DEBUG": "1"}, tmp_path)
+    assert result.returncode != 0
+    assert "DEBUG must be off" in result.stderr
+
+
+def test_production_needs_secret_key(tmp_path: Path) -> None:
+    environ = dict(PRODUCTION_ENV)
+    del environ["SECRET_KEY"]
+    result = _manage(["check"], environ, tmp_path)
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set" in result.stderr
