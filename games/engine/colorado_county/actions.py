@@ -90,6 +90,8 @@ def check_shape(action: Any) -> str:
     if spec is None:
         fail("unknown_action", f"There is no action called {kind[:30]!r}.")
     required, optional = spec
+    if len(action) == len(required) + 1 and all(k in action for k in required):
+        return kind
     keys = set(action) - {"type"}
     if not required <= keys:
         missing = ", ".join(sorted(str(k) for k in required - keys))

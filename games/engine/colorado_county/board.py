@@ -54,13 +54,44 @@ def grow(mask: int) -> int:
 NEIGHBOURS: tuple[int, ...] = tuple(grow(1 << i) & ~(1 << i) for i in range(NCELLS))
 
 
+_CHUNKS = (NCELLS + 7) // 8 + 1
+_BYTE_BITS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256))
+    for k in range(_CHUNKS)
+)
+
+
 def bits(mask: int) -> list[int]:
-    """Indices of the set bits of ``mask``, ascending."""
-    out = []
+    """Indices of the set bits of ``mask`` (below 160), ascending."""
+    out: list[int] = []
+    table = _BYTE_BITS
+    k = 0
     while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
+        b = mask & 0xFF
+        if b:
+            out.extend(table[k][b])
+        mask >>= 8
+        k += 1
+    return out
+
+
+_BYTE_NAMES: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
+    tuple(tuple(CELL_NAMES[c] for c in row[b] if c < NCELLS) for b in range(256))
+    for row in _BYTE_BITS
+)
+
+
+def names(mask: int) -> list[str]:
+    """Names of the cells in ``mask``, in index order."""
+    out: list[str] = []
+    table = _BYTE_NAMES
+    k = 0
+    while mask:
+        b = mask & 0xFF
+        if b:
+            out.extend(table[k][b])
+        mask >>= 8
+        k += 1
     return out
 
 

@@ -423,7 +423,8 @@ def claim(s: State, seat: int, card: int, flag: int, second: int, ev: list[Event
             "second": board.CELL_NAMES[second] if second >= 0 else None,
         }
     )
-    update_lakes(s, ev, prefer=seat, clockwise_from=seat)
+    changed = 1 << flag if second < 0 else (1 << flag) | (1 << second)
+    update_lakes(s, ev, prefer=seat, clockwise_from=seat, changed=changed)
     next_claim(s, ev)
 
 
@@ -495,12 +496,17 @@ def end_round(s: State, ev: list[Event]) -> None:
 # --- lakes ----------------------------------------------------------------------------
 
 
-def update_lakes(s: State, ev: list[Event], prefer: int, clockwise_from: int) -> None:
-    """CC-7.1/7.2, with the CC-7.3 tie rulings (``prefer`` is the claimer or buyer)."""
+def update_lakes(
+    s: State, ev: list[Event], prefer: int, clockwise_from: int, changed: int
+) -> None:
+    """CC-7.1/7.2, with the CC-7.3 tie rulings (``prefer`` is the claimer or buyer).
+    Only lakes whose shore meets ``changed`` (the cells that changed hands) can change."""
     lay = s.layout
     markers = s.markers
     order = s.seats_from(clockwise_from)
     for i, shore in enumerate(lay.shores):
+        if not shore & changed:
+            continue
         counts = [(m & shore).bit_count() for m in markers]
         owner = s.lake_owners[i]
         if owner >= 0:
@@ -645,5 +651,5 @@ def close_sale(s: State, buyer: int, price: int, ev: list[Event]) -> None:
         }
     )
     draw(s, seller, 2, ev, "sale")
-    update_lakes(s, ev, prefer=buyer, clockwise_from=seller)
+    update_lakes(s, ev, prefer=buyer, clockwise_from=seller, changed=1 << cell)
     check_bids(s, ev)

@@ -66,6 +66,7 @@ class State:
         "lakes",
         "lakes_opt",
         "last_bids",
+        "layout",
         "markers",
         "n",
         "phase",
@@ -88,6 +89,7 @@ class State:
         self.seed = seed
         self.rng = rng
         self.lakes = lakes
+        self.layout = board.layout(lakes)
         self.lakes_opt = options["lakes"]
         self.flags_opt = options["flags"]
         self.round = 0
@@ -120,16 +122,13 @@ class State:
             raise RuntimeError("no sale is open")
         return self.sale
 
-    @property
-    def layout(self) -> board.Layout:
-        return board.layout(self.lakes)
-
     def copy(self) -> State:
         new = State.__new__(State)
         new.n = self.n
         new.seed = self.seed
         new.rng = self.rng
         new.lakes = self.lakes
+        new.layout = self.layout
         new.lakes_opt = self.lakes_opt
         new.flags_opt = self.flags_opt
         new.round = self.round

@@ -36,7 +36,7 @@ def to_act(s: State) -> frozenset[int]:
 
 def cowboy_actions(kind: str, mask: int, empty: bool) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = [{"type": kind, "cowboys": []}] if empty else []
-    out.extend({"type": kind, "cowboys": [c]} for c in board.bits(mask))
+    out += [{"type": kind, "cowboys": [c]} for c in board.bits(mask)]
     return out
 
 
@@ -66,12 +66,12 @@ def legal_actions(s: State, seat: int) -> list[dict[str, Any]]:
     phase = s.phase
     if phase == "flags":
         if seat == s.flag_turn:
-            cells = [NAMES[c] for c in board.bits(rules.flag_cells(s))]
+            cells = board.names(rules.flag_cells(s))
             hand = s.flag_hands[seat]
             for colour in range(4):
                 if hand[colour]:
                     name = COLOURS[colour]
-                    out.extend({"type": "place_flag", "colour": name, "cell": c} for c in cells)
+                    out += [{"type": "place_flag", "colour": name, "cell": c} for c in cells]
     elif phase == "bid":
         if s.hands[seat]:
             out = cowboy_actions("bid", s.hands[seat], empty=True)
@@ -83,7 +83,7 @@ def legal_actions(s: State, seat: int) -> list[dict[str, Any]]:
         and s.sales_round[seat] < DATA.sales_per_round
         and s.markers[seat]
     ):
-        out.extend({"type": "sell", "cell": NAMES[c]} for c in board.bits(s.markers[seat]))
+        out += [{"type": "sell", "cell": c} for c in board.names(s.markers[seat])]
     return out
 
 
