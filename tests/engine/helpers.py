@@ -62,6 +62,10 @@ def set_board(
         s.flags = [0, 0, 0, 0]
         for colour, cells in flags.items():
             s.flags[COLOUR_INDEX[colour]] = mask(cells)
+    taken = 0
+    for m in s.markers:
+        taken |= m
+    s.flags = [f & ~taken for f in s.flags]  # a marker replaces any flag on its cell
     return s
 
 
