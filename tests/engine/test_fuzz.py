@@ -47,4 +47,4 @@ def test_random_games_always_end_with_consistent_state(n: int) -> None:
             assert G.dump(G.load(json.loads(json.dumps(G.dump(s))))) == G.dump(s)
     assert sales > GAMES  # the fuzzer really exercises land sales
     assert sold > 0
-    assert auctions > 0
+    assert auctions > 0 or n == 2  # with two players there is only ever one buyer
