@@ -29,9 +29,9 @@ def last_turn_of_round_4(scores: list[int]) -> State:
     s = at_bid(2, hands={0: [1], 1: [2]})
     s.round = 4
     s.stack = ()
-    s.scores = list(scores)
+    s.scores = tuple(scores)
     s.markers = [0, 0]
-    s.lake_owners = [-1] * 6
+    s.lake_owners = (-1,) * 6
     return s
 
 
@@ -380,12 +380,12 @@ def test_cc_12_flag_codes() -> None:
 def test_cc_12_sale_codes() -> None:
     s = at_bid(4, hands={0: [1], 1: [10]})
     s = set_board(s, markers={0: ["B2", "E4", "J9"]})
-    s.sale_cards[0] = 0
+    s.sale_cards = (0, 4, 4, 4)
     assert illegal(s, 0, {"type": "sell", "cell": "B2"}).code == "no_sale_cards"
-    s.sale_cards[0] = 3
-    s.sales_round[0] = 2
+    s.sale_cards = (3, 4, 4, 4)
+    s.sales_round = (2, 0, 0, 0)
     assert illegal(s, 0, {"type": "sell", "cell": "B2"}).code == "sale_limit_round"
-    s.sales_round[0] = 0
+    s.sales_round = (0, 0, 0, 0)
     s.stack = ()
     assert illegal(s, 0, {"type": "sell", "cell": "B2"}).code == "sale_after_stack"
 

@@ -19,7 +19,7 @@ def claim_c3(markers: dict[int, list[str]], owners: dict[int, int]) -> tuple[Sta
     s = at_bid(4, hands={0: [50]}, face_up=["red-single-1", "blue-single-1", "green-single-1"])
     s = set_board(s, markers=markers, flags={"red": ["C3"]})
     for lake, seat in owners.items():
-        s.lake_owners[lake] = seat
+        s.lake_owners = tuple(seat if i == lake else o for i, o in enumerate(s.lake_owners))
     s, _ = bid_all(s, {0: [50], 1: [], 2: [], 3: []})
     return G.apply(s, 0, {"type": "claim", "card": "red-single-1", "flag": "C3"})
 
@@ -55,7 +55,7 @@ def sale_state(
 ) -> State:
     s = at_bid(4, hands=hands)
     s = set_board(s, markers=markers)
-    s.lake_owners[LAKE2] = lake_owner
+    s.lake_owners = (lake_owner, -1, -1, -1, -1, -1)
     return s
 
 

@@ -28,9 +28,9 @@ def test_cc_9_1_at_most_two_sales_per_round() -> None:
 
 def test_cc_9_1_sales_limited_by_sale_cards() -> None:
     s = selling()
-    s.sale_cards[0] = 0
+    s.sale_cards = (0, 4, 4, 4)
     assert illegal(s, 0, {"type": "sell", "cell": "B2"}).code == "no_sale_cards"
-    s.sale_cards[0] = 1
+    s.sale_cards = (1, 4, 4, 4)
     s, _ = G.apply(s, 0, {"type": "sell", "cell": "B2"})
     assert G.view(s, None)["players"][0]["sale_cards_left"] == 0
 

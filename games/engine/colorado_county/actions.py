@@ -103,7 +103,7 @@ def check_shape(action: Any) -> str:
 
 
 def apply_action(s0: State, seat: Any, action: Any) -> tuple[State, list[Event]]:
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s0.n:
+    if type(seat) is not int or not 0 <= seat < s0.n:
         fail("not_a_player", "That seat does not play in this game.")
     if s0.phase == "over":
         fail("game_over", "The game is over.")

@@ -24,7 +24,7 @@ OPTIONS_SCHEMA: dict[str, dict[str, Any]] = {
 
 
 def _state(state: Any) -> State:
-    if not isinstance(state, State):
+    if type(state) is not State:
         raise TypeError("expected a colorado-county state (from setup, apply or load)")
     return state
 

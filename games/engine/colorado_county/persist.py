@@ -148,9 +148,9 @@ def _load(d: Mapping[str, Any]) -> State:
     s.hands = [cow_mask(h) for h in d["hands"]]
     s.markers = [mask_of(m) for m in d["markers"]]
     s.flags = [mask_of(m) for m in d["flags"]]
-    s.flag_hands = [tuple(_int_list(h, 4)) for h in d["flag_hands"]]
+    s.flag_hands = tuple(tuple(_int_list(h, 4)) for h in d["flag_hands"])
     s.flag_turn = int(d["flag_turn"])
-    s.piles = [card_idxs(p) for p in d["piles"]]
+    s.piles = tuple(card_idxs(p) for p in d["piles"])
     s.stack = card_idxs(d["stack"])
     s.face_up = card_idxs(d["face_up"])
     s.bids = [opt_cows(b) for b in d["bids"]]
@@ -158,11 +158,11 @@ def _load(d: Mapping[str, Any]) -> State:
     s.last_bids = None if lb is None else tuple(cow_mask(b) for b in lb)
     s.claim_order = tuple(_int_list(d["claim_order"], len(d["claim_order"])))
     s.draws = tuple((int(a), int(b)) for a, b in d["draws"])
-    s.lake_owners = _int_list(d["lake_owners"], len(lakes))
-    s.scores = _int_list(d["scores"], n)
-    s.valuations = [[dict(item) for item in entry] for entry in d["valuations"]]
-    s.sale_cards = _int_list(d["sale_cards"], n)
-    s.sales_round = _int_list(d["sales_round"], n)
+    s.lake_owners = tuple(_int_list(d["lake_owners"], len(lakes)))
+    s.scores = tuple(_int_list(d["scores"], n))
+    s.valuations = tuple(tuple(dict(item) for item in entry) for entry in d["valuations"])
+    s.sale_cards = tuple(_int_list(d["sale_cards"], n))
+    s.sales_round = tuple(_int_list(d["sales_round"], n))
     sd = d["sale"]
     if sd is not None:
         sale = Sale(int(sd["seller"]), board.CELL_INDEX[sd["cell"]], tuple(sd["asked"]), n)

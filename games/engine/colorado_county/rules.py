@@ -16,7 +16,7 @@ from .. import _rng
 from . import board
 from .data import CARDS, COLOURS, DATA, LAKE_VALUES, check_layout, orientations
 from .scoring import rank_masks, score_round
-from .state import Lakes, Sale, State
+from .state import Lakes, Sale, State, replace_at
 
 Event = dict[str, Any]
 ALL = "all"
@@ -125,11 +125,13 @@ def setup(n: int, seed: int | str, options: dict[str, str]) -> tuple[State, list
     s = State(n, seed, rng, lakes, options)
     ev: list[Event] = []
     s.bag = sum(1 << c for c in range(1, DATA.cowboys + 1))
-    s.sale_cards = [DATA.sale_cards[n]] * n
+    s.sale_cards = (DATA.sale_cards[n],) * n
+    piles = []
     for colour in range(4):
         pile = [i for i, c in enumerate(CARDS) if c.colour_index == colour]
         s.rng = _rng.shuffle(s.rng, pile)
-        s.piles[colour] = tuple(pile)
+        piles.append(tuple(pile))
+    s.piles = tuple(piles)
     s.start_player = rand_below(s, n)
     ev.append(
         {
@@ -154,11 +156,11 @@ def start_round(s: State, ev: list[Event]) -> None:
     s.turn = 0
     if s.round > 1:
         s.start_player = (s.start_player + 1) % s.n
-    s.sales_round = [0] * s.n
+    s.sales_round = (0,) * s.n
     stack: list[int] = []
-    for colour in range(4):
-        stack.extend(s.piles[colour][:3])
-        s.piles[colour] = s.piles[colour][3:]
+    for pile in s.piles:
+        stack.extend(pile[:3])
+    s.piles = tuple(pile[3:] for pile in s.piles)
     s.rng = _rng.shuffle(s.rng, stack)
     s.stack = tuple(stack)
     s.face_up = ()
@@ -202,7 +204,7 @@ def deal_flags(s: State, ev: list[Event]) -> None:
             tuple(2 if c in extra[:2] else 1 for c in range(4)),
             tuple(2 if c in extra[2:] else 1 for c in range(4)),
         ]
-    s.flag_hands = list(hands)
+    s.flag_hands = tuple(hands)
     ev.append(
         {
             "type": "flags_dealt",
@@ -237,9 +239,10 @@ def flag_cells(s: State) -> int:
 
 
 def put_flag(s: State, seat: int, colour: int, cell: int, ev: list[Event], random: bool) -> None:
-    hand = list(s.flag_hands[seat])
-    hand[colour] -= 1
-    s.flag_hands[seat] = tuple(hand)
+    hand = s.flag_hands[seat]
+    hands = list(s.flag_hands)
+    hands[seat] = replace_at(hand, colour, hand[colour] - 1)
+    s.flag_hands = tuple(hands)
     if cell >= 0:
         s.flags[colour] |= 1 << cell
         ev.append(
@@ -456,10 +459,10 @@ def end_round(s: State, ev: list[Event]) -> None:
     entry = []
     for seat in range(s.n):
         item = {"seat": seat, **result[seat]}
-        s.scores[seat] += item["total"]
+        s.scores = replace_at(s.scores, seat, s.scores[seat] + item["total"])
         item["score"] = s.scores[seat]
         entry.append(item)
-    s.valuations.append(entry)
+    s.valuations = (*s.valuations, tuple(entry))
     ev.append(
         {
             "type": "valuation",
@@ -496,9 +499,7 @@ def end_round(s: State, ev: list[Event]) -> None:
 # --- lakes ----------------------------------------------------------------------------
 
 
-def update_lakes(
-    s: State, ev: list[Event], prefer: int, clockwise_from: int, changed: int
-) -> None:
+def update_lakes(s: State, ev: list[Event], prefer: int, clockwise_from: int, changed: int) -> None:
     """CC-7.1/7.2, with the CC-7.3 tie rulings (``prefer`` is the claimer or buyer).
     Only lakes whose shore meets ``changed`` (the cells that changed hands) can change."""
     lay = s.layout
@@ -525,7 +526,7 @@ def update_lakes(
 
 def set_owner(s: State, lake: int, owner: int, ev: list[Event]) -> None:
     previous = s.lake_owners[lake]
-    s.lake_owners[lake] = owner
+    s.lake_owners = replace_at(s.lake_owners, lake, owner)
     lid = s.lakes[lake][0]
     ev.append(
         {
@@ -549,8 +550,8 @@ def sale_possible(s: State) -> bool:
 
 def open_sale(s: State, seat: int, cell: int, ev: list[Event]) -> None:
     s.markers[seat] &= ~(1 << cell)
-    s.sale_cards[seat] -= 1
-    s.sales_round[seat] += 1
+    s.sale_cards = replace_at(s.sale_cards, seat, s.sale_cards[seat] - 1)
+    s.sales_round = replace_at(s.sales_round, seat, s.sales_round[seat] + 1)
     asked = tuple(o for o in s.seats_from(seat) if o != seat and uncommitted(s, o))
     s.sale = Sale(seat, cell, asked, s.n)
     ev.append(

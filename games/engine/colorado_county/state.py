@@ -8,7 +8,8 @@ Invariants (checked by the tests):
   under a lake.
 - ``phase`` is the base phase (``flags``, ``bid``, ``claim``, ``over``); an open sale
   (``sale``) suspends it, and the view then reports ``sale`` (ruling c).
-- every container is copied by ``copy``, so ``apply`` can mutate its private copy and the
+- ``copy`` copies every list; all other fields hold immutable values (ints, tuples) that
+  are replaced, never changed in place. So ``apply`` mutates only its private copy and the
   caller's state is never changed.
 """
 
@@ -100,20 +101,20 @@ class State:
         self.hands = [0] * n
         self.markers = [0] * n
         self.flags = [0, 0, 0, 0]
-        self.flag_hands: list[tuple[int, ...]] = [(0, 0, 0, 0)] * n
+        self.flag_hands: tuple[tuple[int, ...], ...] = ((0, 0, 0, 0),) * n
         self.flag_turn = -1
-        self.piles: list[tuple[int, ...]] = [(), (), (), ()]
+        self.piles: tuple[tuple[int, ...], ...] = ((), (), (), ())
         self.stack: tuple[int, ...] = ()
         self.face_up: tuple[int, ...] = ()
         self.bids: list[int | None] = [None] * n
         self.last_bids: tuple[int, ...] | None = None
         self.claim_order: tuple[int, ...] = ()
         self.draws: tuple[tuple[int, int], ...] = ()
-        self.lake_owners = [-1] * len(lakes)
-        self.scores = [0] * n
-        self.valuations: list[list[dict[str, Any]]] = []
-        self.sale_cards = [0] * n
-        self.sales_round = [0] * n
+        self.lake_owners: tuple[int, ...] = (-1,) * len(lakes)
+        self.scores: tuple[int, ...] = (0,) * n
+        self.valuations: tuple[tuple[dict[str, Any], ...], ...] = ()  # never mutated
+        self.sale_cards: tuple[int, ...] = (0,) * n
+        self.sales_round: tuple[int, ...] = (0,) * n
         self.sale: Sale | None = None
 
     def open_sale(self) -> Sale:
@@ -139,23 +140,28 @@ class State:
         new.hands = self.hands.copy()
         new.markers = self.markers.copy()
         new.flags = self.flags.copy()
-        new.flag_hands = self.flag_hands.copy()
+        new.flag_hands = self.flag_hands
         new.flag_turn = self.flag_turn
-        new.piles = self.piles.copy()
+        new.piles = self.piles
         new.stack = self.stack
         new.face_up = self.face_up
         new.bids = self.bids.copy()
         new.last_bids = self.last_bids
         new.claim_order = self.claim_order
         new.draws = self.draws
-        new.lake_owners = self.lake_owners.copy()
-        new.scores = self.scores.copy()
-        new.valuations = self.valuations.copy()  # entries are never mutated
-        new.sale_cards = self.sale_cards.copy()
-        new.sales_round = self.sales_round.copy()
+        new.lake_owners = self.lake_owners
+        new.scores = self.scores
+        new.valuations = self.valuations
+        new.sale_cards = self.sale_cards
+        new.sales_round = self.sales_round
         new.sale = self.sale.copy() if self.sale is not None else None
         return new
 
     def seats_from(self, first: int) -> list[int]:
         """All seats clockwise starting at ``first``."""
         return [(first + i) % self.n for i in range(self.n)]
+
+
+def replace_at(t: tuple[int, ...], i: int, value: int) -> tuple[int, ...]:
+    """``t`` with item ``i`` replaced."""
+    return (*t[:i], value, *t[i + 1 :])
