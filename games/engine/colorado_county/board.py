@@ -1,0 +1,155 @@
+"""Board geometry as bitmasks (CC-1.2 .. CC-1.5, CC-1.12).
+
+Cell ``i = row * 15 + column`` (0-based), named column letter + row number: ``A1`` is 0,
+``O10`` is 149. A set of cells is a Python int with bit ``i`` set for cell ``i``; adjacency
+is orthogonal only. ``Layout`` holds everything derived from one lake placement (land,
+border and shore masks) and is cached, so states only store the lake cells.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+COLS = 15
+ROWS = 10
+NCELLS = COLS * ROWS
+FULL = (1 << NCELLS) - 1
+COL_NAMES = "ABCDEFGHIJKLMNO"
+CELL_NAMES: tuple[str, ...] = tuple(f"{COL_NAMES[i % COLS]}{i // COLS + 1}" for i in range(NCELLS))
+CELL_INDEX: dict[str, int] = {name: i for i, name in enumerate(CELL_NAMES)}
+COL_A = sum(1 << (r * COLS) for r in range(ROWS))
+COL_O = COL_A << (COLS - 1)
+NOT_COL_A = FULL & ~COL_A
+NOT_COL_O = FULL & ~COL_O
+EDGE = FULL & (COL_A | COL_O | ((1 << COLS) - 1) | (((1 << COLS) - 1) << (COLS * (ROWS - 1))))
+BIT: tuple[int, ...] = tuple(1 << i for i in range(NCELLS))
+
+
+def xy(i: int) -> tuple[int, int]:
+    """Column and row (0-based) of cell ``i``."""
+    return i % COLS, i // COLS
+
+
+def index(x: int, y: int) -> int:
+    """Cell index of column ``x`` and row ``y`` (0-based); no bounds check."""
+    return y * COLS + x
+
+
+def on_board(x: int, y: int) -> bool:
+    return 0 <= x < COLS and 0 <= y < ROWS
+
+
+def grow(mask: int) -> int:
+    """``mask`` plus every cell orthogonally adjacent to it."""
+    return (
+        mask
+        | ((mask << 1) & NOT_COL_A)
+        | ((mask >> 1) & NOT_COL_O)
+        | ((mask << COLS) & FULL)
+        | (mask >> COLS)
+    )
+
+
+NEIGHBOURS: tuple[int, ...] = tuple(grow(1 << i) & ~(1 << i) for i in range(NCELLS))
+
+
+_CHUNKS = (NCELLS + 7) // 8 + 1
+_BYTE_BITS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256))
+    for k in range(_CHUNKS)
+)
+
+
+def bits(mask: int) -> list[int]:
+    """Indices of the set bits of ``mask`` (below 160), ascending."""
+    out: list[int] = []
+    table = _BYTE_BITS
+    k = 0
+    while mask:
+        b = mask & 0xFF
+        if b:
+            out.extend(table[k][b])
+        mask >>= 8
+        k += 1
+    return out
+
+
+_BYTE_NAMES: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
+    tuple(tuple(CELL_NAMES[c] for c in row[b] if c < NCELLS) for b in range(256))
+    for row in _BYTE_BITS
+)
+
+
+def names(mask: int) -> list[str]:
+    """Names of the cells in ``mask``, in index order."""
+    out: list[str] = []
+    table = _BYTE_NAMES
+    k = 0
+    while mask:
+        b = mask & 0xFF
+        if b:
+            out.extend(table[k][b])
+        mask >>= 8
+        k += 1
+    return out
+
+
+def components(mask: int) -> list[int]:
+    """Split ``mask`` into its orthogonally connected groups (CC-1.12)."""
+    groups = []
+    while mask:
+        comp = mask & -mask
+        while True:
+            nxt = grow(comp) & mask
+            if nxt == comp:
+                break
+            comp = nxt
+        groups.append(comp)
+        mask &= ~comp
+    return groups
+
+
+def rotations(dx: int, dy: int) -> tuple[tuple[int, int], ...]:
+    """The distinct images of offset ``(dx, dy)`` under the four rotations (CC-6.2)."""
+    out: list[tuple[int, int]] = []
+    for off in ((dx, dy), (-dy, dx), (-dx, -dy), (dy, -dx)):
+        if off not in out:
+            out.append(off)
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def targets(cell: int, dx: int, dy: int) -> tuple[int, ...]:
+    """Cells (on the board) at offset ``(dx, dy)`` from ``cell`` under any rotation."""
+    x, y = xy(cell)
+    return tuple(index(x + ox, y + oy) for ox, oy in rotations(dx, dy) if on_board(x + ox, y + oy))
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Derived masks for one lake placement. ``lakes`` is ``((lake_id, cells), ...)``."""
+
+    lakes: tuple[tuple[str, tuple[int, ...]], ...]
+    lake_masks: tuple[int, ...]
+    shores: tuple[int, ...]
+    water: int
+    land: int
+    border: int
+
+
+@lru_cache(maxsize=256)
+def layout(lakes: tuple[tuple[str, tuple[int, ...]], ...]) -> Layout:
+    """Build (once per distinct placement) the masks of a lake layout."""
+    masks = tuple(sum(1 << c for c in cells) for _, cells in lakes)
+    water = 0
+    for m in masks:
+        water |= m
+    land = FULL & ~water
+    shores = tuple(grow(m) & land for m in masks)
+    return Layout(lakes, masks, shores, water, land, EDGE & land)
+
+
+def lakes_touch(a: int, b: int) -> bool:
+    """True if two cell sets overlap or are orthogonally adjacent."""
+    return bool(grow(a) & b)

@@ -1,0 +1,107 @@
+"""The ``colorado-county`` game object implementing ``games.engine.Game``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .. import IllegalAction
+from . import actions, persist, rules, views
+from .state import State
+
+OPTIONS_SCHEMA: dict[str, dict[str, Any]] = {
+    "lakes": {
+        "choices": ["first-game", "random"],
+        "default": "first-game",
+        "help": "Lake placement: the first-game layout, or random under CC-2.3.",
+    },
+    "flags": {
+        "choices": ["players", "random"],
+        "default": "players",
+        "help": "Flag placement: chosen by the players in turn, or on random legal cells.",
+    },
+}
+
+
+def _state(state: Any) -> State:
+    if type(state) is not State:
+        raise TypeError("expected a colorado-county state (from setup, apply or load)")
+    return state
+
+
+class ColoradoCounty:
+    """Colorado County (Reinhard Staupe, 1999) for 2-4 players; rules in the spec, CC-1..11.
+
+    Rulings where the spec is silent: (a) a seat holding no cowboys at all bids the empty
+    bid automatically; (b) the round's start player places the first flag; (c) during a
+    sale the view's ``phase`` is ``sale`` and the interrupted phase resumes after it.
+    """
+
+    slug = "colorado-county"
+    name = "Colorado County"
+    min_players = 2
+    max_players = 4
+    options_schema: Mapping[str, Mapping[str, Any]] = OPTIONS_SCHEMA
+
+    def normalise_options(self, options: Mapping[str, Any] | None) -> dict[str, str]:
+        from .. import validate_options
+
+        return validate_options(self.slug, options)
+
+    def setup_events(
+        self, num_players: int, seed: int | str, options: Mapping[str, Any] | None = None
+    ) -> tuple[State, list[dict[str, Any]]]:
+        """Like ``setup``, also returning the setup events (starting hands are private)."""
+        if isinstance(num_players, bool) or num_players not in (2, 3, 4):
+            raise ValueError("Colorado County is played by 2, 3 or 4 players.")
+        return rules.setup(num_players, seed, self.normalise_options(options))
+
+    def setup(
+        self, num_players: int, seed: int | str, options: Mapping[str, Any] | None = None
+    ) -> State:
+        return self.setup_events(num_players, seed, options)[0]
+
+    def to_act(self, state: Any) -> frozenset[int]:
+        return views.to_act(_state(state))
+
+    def legal_actions(self, state: Any, seat: int) -> list[dict[str, Any]]:
+        return views.legal_actions(_state(state), seat)
+
+    def apply(self, state: Any, seat: int, action: Any) -> tuple[State, list[dict[str, Any]]]:
+        """Apply ``action`` by ``seat``; return the new state and its events. Raises
+        ``IllegalAction`` (and changes nothing) if the action is not legal now."""
+        return actions.apply_action(_state(state), seat, action)
+
+    def check(self, state: Any, seat: int, action: Any) -> IllegalAction | None:
+        """The ``IllegalAction`` that ``apply`` would raise, or None if it is legal."""
+        try:
+            self.apply(state, seat, action)
+        except IllegalAction as exc:
+            return exc
+        return None
+
+    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
+        return views.view(_state(state), seat)
+
+    def is_over(self, state: Any) -> bool:
+        return _state(state).phase == "over"
+
+    def result(self, state: Any) -> list[int]:
+        return list(_state(state).scores)
+
+    def winners(self, state: Any) -> list[int]:
+        """Seats sharing the highest score (CC-10.1); empty while the game runs."""
+        s = _state(state)
+        if s.phase != "over":
+            return []
+        top = max(s.scores)
+        return [p for p in range(s.n) if s.scores[p] == top]
+
+    def dump(self, state: Any) -> dict[str, Any]:
+        return persist.dump(_state(state))
+
+    def load(self, data: Mapping[str, Any]) -> State:
+        return persist.load(data)
+
+
+GAME = ColoradoCounty()

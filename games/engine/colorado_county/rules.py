@@ -1,0 +1,656 @@
+"""State transitions of Colorado County (CC-2 .. CC-10).
+
+Every function here mutates the ``State`` it is given (always a private copy made by
+``apply``/``setup``) and appends event dicts to ``ev``. Rulings where the spec is silent:
+
+- (a) a seat holding no cowboys at all bids the empty bid automatically;
+- (b) the round's start player is the first to place flags (CC-4.2);
+- (c) during a sale ``phase`` reads ``sale`` and the interrupted phase resumes after it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import _rng
+from . import board
+from .data import CARDS, COLOURS, DATA, LAKE_VALUES, check_layout, orientations
+from .scoring import rank_masks, score_round
+from .state import Lakes, Sale, State, replace_at
+
+Event = dict[str, Any]
+ALL = "all"
+
+
+def cowboy_list(mask: int) -> list[int]:
+    return board.bits(mask)
+
+
+def card_json(idx: int) -> dict[str, Any]:
+    c = CARDS[idx]
+    return {
+        "id": c.id,
+        "colour": c.colour,
+        "offset": list(c.offset) if c.offset else None,
+    }
+
+
+# --- randomness -----------------------------------------------------------------------
+
+
+def rand_below(s: State, n: int) -> int:
+    s.rng, r = _rng.below(s.rng, n)
+    return r
+
+
+def draw(s: State, seat: int, count: int, ev: list[Event], reason: str) -> None:
+    """Draw up to ``count`` cowboys for ``seat`` (stops when the bag is empty, CC-5.5)."""
+    got = 0
+    for _ in range(count):
+        if not s.bag:
+            break
+        pool = board.bits(s.bag)
+        c = pool[rand_below(s, len(pool))]
+        s.bag &= ~(1 << c)
+        s.hands[seat] |= 1 << c
+        got |= 1 << c
+    n = got.bit_count()
+    ev.append(
+        {
+            "type": "cowboys_drawn",
+            "visible_to": ALL,
+            "seat": seat,
+            "count": n,
+            "wanted": count,
+            "reason": reason,
+        }
+    )
+    if n:
+        ev.append(
+            {
+                "type": "cowboys_drawn_detail",
+                "visible_to": [seat],
+                "seat": seat,
+                "cowboys": cowboy_list(got),
+                "reason": reason,
+            }
+        )
+
+
+def random_lakes(rng: int) -> tuple[int, Lakes]:
+    """A random lake placement obeying CC-2.3, drawn from generator state ``rng``."""
+    tiles = sorted(DATA.lake_tiles, key=lambda t: (t.value != 3, -len(t.shape), t.id))
+    corners = {board.index(0, 0), board.index(14, 0), board.index(0, 9), board.index(14, 9)}
+    while True:
+        placed: list[tuple[str, tuple[int, ...]]] = []
+        taken = 0
+        for tile in tiles:
+            options = []
+            for shape in orientations(tile.shape):
+                w = max(x for x, _ in shape) + 1
+                h = max(y for _, y in shape) + 1
+                for oy in range(board.ROWS - h + 1):
+                    for ox in range(board.COLS - w + 1):
+                        cells = tuple(board.index(ox + x, oy + y) for x, y in shape)
+                        mask = sum(1 << c for c in cells)
+                        edge = (mask & board.EDGE).bit_count()
+                        if tile.value == 3:
+                            ok = edge == len(cells) and not corners & set(cells)
+                        else:
+                            ok = edge == 0
+                        if ok and not board.lakes_touch(mask, taken):
+                            options.append(cells)
+            if not options:
+                break
+            rng, k = _rng.below(rng, len(options))
+            placed.append((tile.id, options[k]))
+            taken |= sum(1 << c for c in options[k])
+        else:
+            order = {t.id: i for i, t in enumerate(DATA.lake_tiles)}
+            lakes = tuple(sorted(placed, key=lambda p: order[p[0]]))
+            if check_layout(lakes, DATA.lake_tiles) is not None:  # pragma: no cover
+                raise RuntimeError("random_lakes built a layout that breaks CC-2.3")
+            return rng, lakes
+
+
+# --- setup and rounds -----------------------------------------------------------------
+
+
+def setup(n: int, seed: int | str, options: dict[str, str]) -> tuple[State, list[Event]]:
+    rng = _rng.seed_to_state(seed)
+    if options["lakes"] == "random":
+        rng, lakes = random_lakes(rng)
+    else:
+        lakes = DATA.first_game_layout
+    s = State(n, seed, rng, lakes, options)
+    ev: list[Event] = []
+    s.bag = sum(1 << c for c in range(1, DATA.cowboys + 1))
+    s.sale_cards = (DATA.sale_cards[n],) * n
+    piles = []
+    for colour in range(4):
+        pile = [i for i, c in enumerate(CARDS) if c.colour_index == colour]
+        s.rng = _rng.shuffle(s.rng, pile)
+        piles.append(tuple(pile))
+    s.piles = tuple(piles)
+    s.start_player = rand_below(s, n)
+    ev.append(
+        {
+            "type": "game_started",
+            "visible_to": ALL,
+            "num_players": n,
+            "start_player": s.start_player,
+            "options": dict(options),
+            "lakes": [
+                {"id": lid, "cells": [board.CELL_NAMES[c] for c in cells]} for lid, cells in lakes
+            ],
+        }
+    )
+    for seat in range(n):
+        draw(s, seat, DATA.starting_hand, ev, "setup")
+    start_round(s, ev)
+    return s, ev
+
+
+def start_round(s: State, ev: list[Event]) -> None:
+    s.round += 1
+    s.turn = 0
+    if s.round > 1:
+        s.start_player = (s.start_player + 1) % s.n
+    s.sales_round = (0,) * s.n
+    stack: list[int] = []
+    for pile in s.piles:
+        stack.extend(pile[:3])
+    s.piles = tuple(pile[3:] for pile in s.piles)
+    s.rng = _rng.shuffle(s.rng, stack)
+    s.stack = tuple(stack)
+    s.face_up = ()
+    s.last_bids = None
+    ev.append(
+        {
+            "type": "round_started",
+            "visible_to": ALL,
+            "round": s.round,
+            "start_player": s.start_player,
+        }
+    )
+    deal_flags(s, ev)
+    s.phase = "flags"
+    s.flag_turn = s.start_player
+    if s.flags_opt == "random":
+        while s.phase == "flags":
+            seat = s.flag_turn
+            colour = next(c for c in range(4) if s.flag_hands[seat][c])
+            cells = board.bits(flag_cells(s))
+            cell = cells[rand_below(s, len(cells))] if cells else -1
+            put_flag(s, seat, colour, cell, ev, random=True)
+    else:
+        advance_flags(s, ev, first=True)
+
+
+def deal_flags(s: State, ev: list[Event]) -> None:
+    """CC-4.1 with the colour rulings."""
+    n = s.n
+    hands: list[tuple[int, ...]]
+    if n == 3:
+        hands = [(1, 1, 1, 1)] * 3
+    elif n == 4:
+        missing = [0, 1, 2, 3]
+        s.rng = _rng.shuffle(s.rng, missing)
+        hands = [tuple(0 if c == missing[seat] else 1 for c in range(4)) for seat in range(4)]
+    else:
+        extra = [0, 1, 2, 3]
+        s.rng = _rng.shuffle(s.rng, extra)
+        hands = [
+            tuple(2 if c in extra[:2] else 1 for c in range(4)),
+            tuple(2 if c in extra[2:] else 1 for c in range(4)),
+        ]
+    s.flag_hands = tuple(hands)
+    ev.append(
+        {
+            "type": "flags_dealt",
+            "visible_to": ALL,
+            "flags": {str(seat): flag_names(hands[seat]) for seat in range(n)},
+        }
+    )
+
+
+def flag_names(counts: tuple[int, ...]) -> list[str]:
+    return [COLOURS[c] for c in range(4) for _ in range(counts[c])]
+
+
+def all_flags(s: State) -> int:
+    f = s.flags
+    return f[0] | f[1] | f[2] | f[3]
+
+
+def free_land(s: State) -> int:
+    occupied = all_flags(s)
+    for m in s.markers:
+        occupied |= m
+    return s.layout.land & ~occupied
+
+
+def flag_cells(s: State) -> int:
+    """Cells where the next flag may go: free land not adjacent to a flag (CC-4.2), or any
+    free land if there is no such cell (CC-4.3)."""
+    free = free_land(s)
+    ok = free & ~board.grow(all_flags(s))
+    return ok or free
+
+
+def put_flag(s: State, seat: int, colour: int, cell: int, ev: list[Event], random: bool) -> None:
+    hand = s.flag_hands[seat]
+    hands = list(s.flag_hands)
+    hands[seat] = replace_at(hand, colour, hand[colour] - 1)
+    s.flag_hands = tuple(hands)
+    if cell >= 0:
+        s.flags[colour] |= 1 << cell
+        ev.append(
+            {
+                "type": "flag_placed",
+                "visible_to": ALL,
+                "seat": seat,
+                "colour": COLOURS[colour],
+                "cell": board.CELL_NAMES[cell],
+                "random": random,
+            }
+        )
+    else:
+        ev.append(
+            {"type": "flag_set_aside", "visible_to": ALL, "seat": seat, "colour": COLOURS[colour]}
+        )
+    advance_flags(s, ev)
+
+
+def advance_flags(s: State, ev: list[Event], first: bool = False) -> None:
+    """Pass the flag turn clockwise to the next seat holding a stone; start the first turn
+    when all are placed. Stones with no free land cell at all are set aside (CC-4.3)."""
+    seats = s.seats_from(s.flag_turn if first else (s.flag_turn + 1) % s.n)
+    for seat in seats:
+        if any(s.flag_hands[seat]):
+            s.flag_turn = seat
+            if not free_land(s):
+                colour = next(c for c in range(4) if s.flag_hands[seat][c])
+                put_flag(s, seat, colour, -1, ev, random=False)
+            return
+    s.flag_turn = -1
+    start_turn(s, ev)
+
+
+# --- turns ----------------------------------------------------------------------------
+
+
+def cards_per_turn(s: State) -> int:
+    return 3 if s.n == 4 else 2
+
+
+def start_turn(s: State, ev: list[Event]) -> None:
+    """CC-5.1 reveal, then wait for the sealed bids (CC-5.2)."""
+    k = cards_per_turn(s)
+    s.turn += 1
+    s.face_up = s.stack[:k]
+    s.stack = s.stack[k:]
+    s.phase = "bid"
+    s.bids = [None] * s.n
+    ev.append(
+        {
+            "type": "cards_revealed",
+            "visible_to": ALL,
+            "round": s.round,
+            "turn": s.turn,
+            "cards": [card_json(c) for c in s.face_up],
+            "stack_left": len(s.stack),
+        }
+    )
+    check_bids(s, ev)
+
+
+def uncommitted(s: State, seat: int) -> int:
+    bid = s.bids[seat] if s.phase == "bid" else None
+    return s.hands[seat] & ~(bid or 0)
+
+
+def check_bids(s: State, ev: list[Event]) -> None:
+    """Ruling (a): seats without cowboys bid nothing automatically; reveal once all bid."""
+    if s.phase != "bid" or s.sale is not None:
+        return
+    for seat in range(s.n):
+        if s.bids[seat] is None and not s.hands[seat]:
+            s.bids[seat] = 0
+            ev.append(
+                {
+                    "type": "bid_submitted",
+                    "visible_to": ALL,
+                    "seat": seat,
+                    "replaced": False,
+                    "auto": True,
+                }
+            )
+    if all(b is not None for b in s.bids):
+        resolve_bids(s, ev)
+
+
+def submit_bid(s: State, seat: int, mask: int, ev: list[Event]) -> None:
+    replaced = s.bids[seat] is not None
+    s.bids[seat] = mask
+    ev.append(
+        {
+            "type": "bid_submitted",
+            "visible_to": ALL,
+            "seat": seat,
+            "replaced": replaced,
+            "auto": False,
+        }
+    )
+    ev.append({"type": "my_bid", "visible_to": [seat], "seat": seat, "cowboys": cowboy_list(mask)})
+    check_bids(s, ev)
+
+
+def resolve_bids(s: State, ev: list[Event]) -> None:
+    """CC-5.3 reveal and rank, CC-5.4 claim order, CC-5.5 draws (done after the claims)."""
+    bids = [b or 0 for b in s.bids]
+    ranking = rank_masks(bids, s.seats_from(s.start_player))
+    for seat, b in enumerate(bids):
+        s.hands[seat] &= ~b
+        s.bag |= b
+    s.last_bids = tuple(bids)
+    s.bids = [None] * s.n
+    claimers = [seat for seat in ranking if bids[seat]][: len(s.face_up)]
+    s.claim_order = tuple(claimers)
+    empties = [seat for seat in ranking if not bids[seat]]
+    s.draws = tuple((seat, 2) for seat in empties) if empties else ((ranking[-1], 1),)
+    ev.append(
+        {
+            "type": "bids_revealed",
+            "visible_to": ALL,
+            "round": s.round,
+            "turn": s.turn,
+            "ranking": ranking,
+            "claim_order": claimers,
+            "bids": [
+                {
+                    "seat": seat,
+                    "cowboys": cowboy_list(bids[seat]),
+                    "rank": i + 1,
+                    "claims": seat in claimers,
+                    "draws": next((k for d, k in s.draws if d == seat), 0),
+                }
+                for i, seat in enumerate(ranking)
+            ],
+        }
+    )
+    s.phase = "claim"
+    next_claim(s, ev)
+
+
+def claimable(s: State, card: int) -> bool:
+    return bool(s.flags[CARDS[card].colour_index])
+
+
+def next_claim(s: State, ev: list[Event]) -> None:
+    """Skip claimers who cannot use any face-up card (only possible after CC-4.3)."""
+    while s.claim_order and s.face_up:
+        if any(claimable(s, c) for c in s.face_up):
+            return
+        ev.append({"type": "claim_skipped", "visible_to": ALL, "seat": s.claim_order[0]})
+        s.claim_order = s.claim_order[1:]
+    finish_turn(s, ev)
+
+
+def second_options(s: State, card: int, flag: int) -> list[int]:
+    """Free land cells for the second star of ``card`` on ``flag`` (CC-6.2)."""
+    off = CARDS[card].offset
+    if off is None:
+        return []
+    free = free_land(s)
+    return [t for t in board.targets(flag, off[0], off[1]) if free >> t & 1]
+
+
+def claim(s: State, seat: int, card: int, flag: int, second: int, ev: list[Event]) -> None:
+    """CC-6: occupy the flag cell (and the second cell if any); CC-7 lakes."""
+    colour = CARDS[card].colour_index
+    s.flags[colour] &= ~(1 << flag)
+    s.markers[seat] |= 1 << flag
+    if second >= 0:
+        s.markers[seat] |= 1 << second
+    s.face_up = tuple(c for c in s.face_up if c != card)
+    s.claim_order = s.claim_order[1:]
+    ev.append(
+        {
+            "type": "card_claimed",
+            "visible_to": ALL,
+            "seat": seat,
+            **card_json(card),
+            "card": CARDS[card].id,
+            "flag": board.CELL_NAMES[flag],
+            "second": board.CELL_NAMES[second] if second >= 0 else None,
+        }
+    )
+    changed = 1 << flag if second < 0 else (1 << flag) | (1 << second)
+    update_lakes(s, ev, prefer=seat, clockwise_from=seat, changed=changed)
+    next_claim(s, ev)
+
+
+def finish_turn(s: State, ev: list[Event]) -> None:
+    if s.face_up:
+        ev.append(
+            {
+                "type": "cards_discarded",
+                "visible_to": ALL,
+                "cards": [card_json(c) for c in s.face_up],
+            }
+        )
+    s.face_up = ()
+    s.claim_order = ()
+    draws, s.draws = s.draws, ()
+    for seat, k in draws:
+        draw(s, seat, k, ev, "bid")
+    if s.stack:
+        start_turn(s, ev)
+    else:
+        end_round(s, ev)
+
+
+def end_round(s: State, ev: list[Event]) -> None:
+    """CC-8 valuation, CC-4.5 flags removed, CC-10 end after round 4."""
+    lay = s.layout
+    lake_ids = [lid for lid, _ in s.lakes]
+    result = score_round(dict(enumerate(s.markers)), s.lake_owners, lake_ids, lay.border, s.round)
+    entry = []
+    for seat in range(s.n):
+        item = {"seat": seat, **result[seat]}
+        s.scores = replace_at(s.scores, seat, s.scores[seat] + item["total"])
+        item["score"] = s.scores[seat]
+        entry.append(item)
+    s.valuations = (*s.valuations, tuple(entry))
+    ev.append(
+        {
+            "type": "valuation",
+            "visible_to": ALL,
+            "round": s.round,
+            "seats": [{**item, "lakes_owned": list(item["lakes_owned"])} for item in entry],
+        }
+    )
+    if any(s.flags):
+        ev.append(
+            {
+                "type": "flags_removed",
+                "visible_to": ALL,
+                "cells": [board.CELL_NAMES[c] for c in board.bits(all_flags(s))],
+            }
+        )
+    s.flags = [0, 0, 0, 0]
+    s.phase = "flags"
+    if s.round == 4:
+        s.phase = "over"
+        top = max(s.scores)
+        ev.append(
+            {
+                "type": "game_over",
+                "visible_to": ALL,
+                "scores": list(s.scores),
+                "winners": [seat for seat in range(s.n) if s.scores[seat] == top],
+            }
+        )
+        return
+    start_round(s, ev)
+
+
+# --- lakes ----------------------------------------------------------------------------
+
+
+def update_lakes(s: State, ev: list[Event], prefer: int, clockwise_from: int, changed: int) -> None:
+    """CC-7.1/7.2, with the CC-7.3 tie rulings (``prefer`` is the claimer or buyer).
+    Only lakes whose shore meets ``changed`` (the cells that changed hands) can change."""
+    lay = s.layout
+    markers = s.markers
+    order = s.seats_from(clockwise_from)
+    for i, shore in enumerate(lay.shores):
+        if not shore & changed:
+            continue
+        counts = [(m & shore).bit_count() for m in markers]
+        owner = s.lake_owners[i]
+        if owner >= 0:
+            best = max(c for seat, c in enumerate(counts) if seat != owner) if s.n > 1 else 0
+            if best <= counts[owner]:
+                if counts[owner] == 0:
+                    set_owner(s, i, -1, ev)
+                continue
+        else:
+            best = max(counts)
+            if best == 0:
+                continue
+        tied = [seat for seat in order if counts[seat] == best and seat != owner]
+        set_owner(s, i, prefer if prefer in tied else tied[0], ev)
+
+
+def set_owner(s: State, lake: int, owner: int, ev: list[Event]) -> None:
+    previous = s.lake_owners[lake]
+    s.lake_owners = replace_at(s.lake_owners, lake, owner)
+    lid = s.lakes[lake][0]
+    ev.append(
+        {
+            "type": "lake_owner_changed",
+            "visible_to": ALL,
+            "lake": lid,
+            "value": LAKE_VALUES[lid],
+            "owner": None if owner < 0 else owner,
+            "previous": None if previous < 0 else previous,
+        }
+    )
+
+
+# --- sales ----------------------------------------------------------------------------
+
+
+def sale_possible(s: State) -> bool:
+    """CC-9.2: while the round's stack has face-down cards and no sale is open."""
+    return s.phase != "over" and bool(s.stack) and s.sale is None
+
+
+def open_sale(s: State, seat: int, cell: int, ev: list[Event]) -> None:
+    s.markers[seat] &= ~(1 << cell)
+    s.sale_cards = replace_at(s.sale_cards, seat, s.sale_cards[seat] - 1)
+    s.sales_round = replace_at(s.sales_round, seat, s.sales_round[seat] + 1)
+    asked = tuple(o for o in s.seats_from(seat) if o != seat and uncommitted(s, o))
+    s.sale = Sale(seat, cell, asked, s.n)
+    ev.append(
+        {
+            "type": "sale_opened",
+            "visible_to": ALL,
+            "seller": seat,
+            "cell": board.CELL_NAMES[cell],
+            "asked": list(asked),
+        }
+    )
+    if not asked:
+        close_sale(s, -1, 0, ev)
+
+
+def sale_interest(s: State, seat: int, interested: bool, ev: list[Event]) -> None:
+    sale = s.open_sale()
+    replaced = sale.answers[seat] is not None
+    sale.answers[seat] = interested
+    ev.append(
+        {"type": "sale_interest_declared", "visible_to": ALL, "seat": seat, "replaced": replaced}
+    )
+    ev.append(
+        {"type": "my_sale_interest", "visible_to": [seat], "seat": seat, "interested": interested}
+    )
+    if any(sale.answers[o] is None for o in sale.asked):
+        return
+    buyers = sale.interested()
+    ev.append({"type": "sale_interest_revealed", "visible_to": ALL, "interested": buyers})
+    if not buyers:
+        close_sale(s, -1, 0, ev)
+    elif len(buyers) == 1:
+        sale.stage = "pay"
+        sale.buyer = buyers[0]
+    else:
+        sale.stage = "bid"
+
+
+def sale_pay(s: State, seat: int, cowboy: int, ev: list[Event]) -> None:
+    sale = s.open_sale()
+    ev.append(
+        {
+            "type": "sale_paid",
+            "visible_to": [seat, sale.seller],
+            "buyer": seat,
+            "seller": sale.seller,
+            "cowboys": [cowboy],
+        }
+    )
+    close_sale(s, seat, 1 << cowboy, ev)
+
+
+def sale_bid(s: State, seat: int, mask: int, ev: list[Event]) -> None:
+    sale = s.open_sale()
+    replaced = sale.sale_bids[seat] is not None
+    sale.sale_bids[seat] = mask
+    ev.append({"type": "sale_bid_submitted", "visible_to": ALL, "seat": seat, "replaced": replaced})
+    ev.append(
+        {"type": "my_sale_bid", "visible_to": [seat], "seat": seat, "cowboys": cowboy_list(mask)}
+    )
+    bidders = sale.interested()
+    if any(sale.sale_bids[o] is None for o in bidders):
+        return
+    bids = [b or 0 for b in sale.sale_bids]
+    ranking = [o for o in rank_masks(bids, s.seats_from(sale.seller)) if o in bidders]
+    ev.append(
+        {
+            "type": "sale_bids_revealed",
+            "visible_to": ALL,
+            "ranking": ranking,
+            "bids": [
+                {"seat": o, "cowboys": cowboy_list(bids[o]), "rank": i + 1}
+                for i, o in enumerate(ranking)
+            ],
+        }
+    )
+    close_sale(s, ranking[0], bids[ranking[0]], ev)
+
+
+def close_sale(s: State, buyer: int, price: int, ev: list[Event]) -> None:
+    """CC-9.5..9.8: settle the sale, the seller draws 2, lakes are re-evaluated."""
+    sale = s.open_sale()
+    seller, cell = sale.seller, sale.cell
+    if buyer >= 0:
+        s.hands[buyer] &= ~price
+        s.hands[seller] |= price
+        s.markers[buyer] |= 1 << cell
+    s.sale = None
+    ev.append(
+        {
+            "type": "sale_closed",
+            "visible_to": ALL,
+            "seller": seller,
+            "cell": board.CELL_NAMES[cell],
+            "buyer": None if buyer < 0 else buyer,
+            "outcome": "sold" if buyer >= 0 else "no_buyer",
+            "price_count": price.bit_count(),
+        }
+    )
+    draw(s, seller, 2, ev, "sale")
+    update_lakes(s, ev, prefer=buyer, clockwise_from=seller, changed=1 << cell)
+    check_bids(s, ev)

@@ -1,0 +1,225 @@
+"""What may leave the engine: legal actions and per-seat views (CC-11, CC-12).
+
+A view holds public information plus, for the seat's own view only, ``hand`` and
+``my_bid`` (and the seat's own sale answer or sale bid). The bag order, the stacks and the
+seed are never in a view.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import board, rules
+from .data import CARDS, COLOURS, DATA, LAKE_VALUES
+from .scoring import rank_masks
+from .state import State
+
+NAMES = board.CELL_NAMES
+
+
+def to_act(s: State) -> frozenset[int]:
+    if s.phase == "over":
+        return frozenset()
+    sale = s.sale
+    if sale is not None:
+        if sale.stage == "interest":
+            return frozenset(o for o in sale.asked if sale.answers[o] is None)
+        if sale.stage == "bid":
+            return frozenset(o for o in sale.interested() if sale.sale_bids[o] is None)
+        return frozenset((sale.buyer,))
+    if s.phase == "flags":
+        return frozenset((s.flag_turn,))
+    if s.phase == "bid":
+        return frozenset(o for o in range(s.n) if s.bids[o] is None)
+    return frozenset(s.claim_order[:1])
+
+
+def cowboy_actions(kind: str, mask: int, empty: bool) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = [{"type": kind, "cowboys": []}] if empty else []
+    out += [{"type": kind, "cowboys": [c]} for c in board.bits(mask)]
+    return out
+
+
+def legal_actions(s: State, seat: int) -> list[dict[str, Any]]:
+    """Every legal action of ``seat``. For a bid or a sale bid any subset (non-empty for a
+    sale bid) of the allowed cowboys is legal; only the empty bid and single cowboys are
+    listed. ``sell`` actions are included whenever CC-9 lets the seat sell."""
+    if s.phase == "over" or not 0 <= seat < s.n:
+        return []
+    sale = s.sale
+    if sale is not None:
+        if sale.stage == "interest":
+            if seat in sale.asked:
+                return [
+                    {"type": "sale_interest", "interested": True},
+                    {"type": "sale_interest", "interested": False},
+                ]
+        elif sale.stage == "bid":
+            if seat in sale.interested():
+                return cowboy_actions("sale_bid", rules.uncommitted(s, seat), empty=False)
+        elif seat == sale.buyer:
+            return [
+                {"type": "sale_pay", "cowboy": c} for c in board.bits(rules.uncommitted(s, seat))
+            ]
+        return []
+    out: list[dict[str, Any]] = []
+    phase = s.phase
+    if phase == "flags":
+        if seat == s.flag_turn:
+            cells = board.names(rules.flag_cells(s))
+            hand = s.flag_hands[seat]
+            for colour in range(4):
+                if hand[colour]:
+                    name = COLOURS[colour]
+                    out += [{"type": "place_flag", "colour": name, "cell": c} for c in cells]
+    elif phase == "bid":
+        if s.hands[seat]:
+            out = cowboy_actions("bid", s.hands[seat], empty=True)
+    elif s.claim_order and s.claim_order[0] == seat:
+        out = claim_actions(s)
+    if (
+        s.stack
+        and s.sale_cards[seat] > 0
+        and s.sales_round[seat] < DATA.sales_per_round
+        and s.markers[seat]
+    ):
+        out += [{"type": "sell", "cell": c} for c in board.names(s.markers[seat])]
+    return out
+
+
+def claim_actions(s: State) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    free = rules.free_land(s)
+    for card in s.face_up:
+        info = CARDS[card]
+        for flag in board.bits(s.flags[info.colour_index]):
+            seconds: list[str | None]
+            if info.offset is None:
+                seconds = [None]
+            else:
+                dx, dy = info.offset
+                seconds = [NAMES[t] for t in board.targets(flag, dx, dy) if free >> t & 1]
+                if not seconds:
+                    seconds = [None]
+            fname = NAMES[flag]
+            out.extend(
+                {"type": "claim", "card": info.id, "flag": fname, "second": sc} for sc in seconds
+            )
+    return out
+
+
+def view(s: State, seat: int | None) -> dict[str, Any]:
+    if seat is not None and (
+        isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s.n
+    ):
+        raise ValueError(f"seat must be None or 0..{s.n - 1}")
+    cells: dict[str, dict[str, Any]] = {}
+    for p, mask in enumerate(s.markers):
+        for c in board.bits(mask):
+            cells[NAMES[c]] = {"marker": p}
+    for colour, mask in enumerate(s.flags):
+        for c in board.bits(mask):
+            cells[NAMES[c]] = {"flag": COLOURS[colour]}
+    if s.sale is not None:
+        cells[NAMES[s.sale.cell]] = {"for_sale": s.sale.seller}
+    lakes = [
+        {
+            "id": lid,
+            "value": LAKE_VALUES[lid],
+            "cells": [NAMES[c] for c in lcells],
+            "owner": None if owner < 0 else owner,
+            "shore": [NAMES[c] for c in board.bits(shore)],
+        }
+        for (lid, lcells), owner, shore in zip(s.lakes, s.lake_owners, s.layout.shores, strict=True)
+    ]
+    bidding = s.phase == "bid"
+    players = [
+        {
+            "seat": p,
+            "colour": DATA.player_colours[p],
+            "score": s.scores[p],
+            "cowboy_count": s.hands[p].bit_count(),
+            "sale_cards_left": s.sale_cards[p],
+            "sales_this_round": s.sales_round[p],
+            "has_bid": bidding and s.bids[p] is not None,
+            "flags_in_hand": rules.flag_names(s.flag_hands[p]),
+        }
+        for p in range(s.n)
+    ]
+    last_bids = None
+    last_ranking = None
+    if s.last_bids is not None:
+        last_bids = {str(p): board.bits(b) for p, b in enumerate(s.last_bids)}
+        last_ranking = rank_masks(list(s.last_bids), s.seats_from(s.start_player))
+    k = rules.cards_per_turn(s)
+    out: dict[str, Any] = {
+        "game": "colorado-county",
+        "num_players": s.n,
+        "options": {"lakes": s.lakes_opt, "flags": s.flags_opt},
+        "phase": "sale" if s.sale is not None else s.phase,
+        "resume_phase": s.phase if s.sale is not None else None,
+        "round": s.round,
+        "turn": s.turn,
+        "turns_per_round": 12 // k,
+        "cards_per_turn": k,
+        "start_player": s.start_player,
+        "to_act": sorted(to_act(s)),
+        "flag_turn": s.flag_turn if s.phase == "flags" else None,
+        "claim_order": list(s.claim_order) if s.phase == "claim" else [],
+        "claimer": s.claim_order[0] if s.phase == "claim" and s.claim_order else None,
+        "bag_count": s.bag.bit_count(),
+        "stack_left": len(s.stack),
+        "face_up": [rules.card_json(c) for c in s.face_up],
+        "board": {
+            "cells": cells,
+            "lakes": lakes,
+            "border": [NAMES[c] for c in board.bits(s.layout.border)],
+        },
+        "players": players,
+        "last_bids": last_bids,
+        "last_ranking": last_ranking,
+        "sale": sale_view(s, seat),
+        "sale_possible": rules.sale_possible(s),
+        "valuations": [
+            {
+                "round": r + 1,
+                "seats": [{**item, "lakes_owned": list(item["lakes_owned"])} for item in entry],
+            }
+            for r, entry in enumerate(s.valuations)
+        ],
+        "scores": list(s.scores),
+        "winners": None,
+        "seat": seat,
+    }
+    if s.phase == "over":
+        top = max(s.scores)
+        out["winners"] = [p for p in range(s.n) if s.scores[p] == top]
+    if seat is not None:
+        out["hand"] = board.bits(s.hands[seat])
+        bid = s.bids[seat] if bidding else None
+        out["my_bid"] = board.bits(bid) if bid is not None else None
+    return out
+
+
+def sale_view(s: State, seat: int | None) -> dict[str, Any] | None:
+    sale = s.sale
+    if sale is None:
+        return None
+    out: dict[str, Any] = {
+        "seller": sale.seller,
+        "cell": NAMES[sale.cell],
+        "stage": sale.stage,
+        "asked": list(sale.asked),
+        "answered": [o for o in sale.asked if sale.answers[o] is not None],
+        "interested": sale.interested() if sale.stage != "interest" else None,
+        "interested_count": len(sale.interested()) if sale.stage != "interest" else None,
+        "bid_in": [o for o in sale.interested() if sale.sale_bids[o] is not None]
+        if sale.stage == "bid"
+        else [],
+        "buyer": sale.buyer if sale.stage == "pay" else None,
+    }
+    if seat is not None:
+        out["my_interest"] = sale.answers[seat]
+        mine = sale.sale_bids[seat]
+        out["my_sale_bid"] = board.bits(mine) if mine is not None else None
+    return out
