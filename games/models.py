@@ -1,1 +1,219 @@
-"""Games, seats and the move log (see docs/ and the game server issue)."""
+"""Tables, seats, the move log, sealed bids, invitations and chat.
+
+The move log is the truth (one ``Move`` per accepted action); ``Game.state`` is a snapshot of
+the engine's full, secret state kept beside it for speed. Only ``games.services`` writes these
+rows; game rules never live here (they are in ``games.engine``).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("open")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+        ABORTED = "aborted", _("aborted")
+
+    class OnTimeout(models.TextChoices):
+        BOT = "bot", _("the bot moves for the late player")
+        WAIT = "wait", _("the table waits")
+
+    game = models.CharField(_("game"), max_length=40)
+    options = models.JSONField(_("options"), default=dict)
+    num_players = models.PositiveSmallIntegerField(_("players"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="created_games",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    # Fairness: the seed stays secret until the game ends; its SHA-256 is public from the start.
+    seed = models.CharField(max_length=64)
+    seed_hash = models.CharField(max_length=64)
+
+    state = models.JSONField(null=True, blank=True)  # engine dump: secret, never sent out
+    version = models.PositiveIntegerField(default=0)
+
+    clock_initial_seconds = models.PositiveIntegerField(default=72 * 3600)
+    clock_increment_seconds = models.PositiveIntegerField(default=24 * 3600)
+    clock_max_seconds = models.PositiveIntegerField(default=7 * 24 * 3600)
+    skip_weekends = models.BooleanField(_("weekends do not count"), default=False)
+    on_timeout = models.CharField(max_length=8, choices=OnTimeout.choices, default=OnTimeout.BOT)
+    rated = models.BooleanField(_("rated"), default=True)
+    open_seats = models.BooleanField(_("anyone may join"), default=True)
+    result = models.JSONField(null=True, blank=True)  # {"scores": [...], "ranks": [...]}
+    rematch_of = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
+    )
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["status", "-created_at"], name="game_status_created"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} #{self.pk} ({self.status})"
+
+
+class Seat(models.Model):
+    """A player's place at a table. ``seat`` is drawn when the game starts (null before).
+
+    ``bot_kind`` non-empty means a bot plays this seat now: a bot account's own seat, or a
+    person's seat handed to the bot after resigning or missed deadlines.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
+    )
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    colour = models.CharField(max_length=16, blank=True)
+    bot_kind = models.CharField(max_length=32, blank=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    # Clock: remaining bank, and the deadline while the seat is due to act.
+    clock_remaining_seconds = models.FloatField(default=0)
+    clock_started_at = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    missed_deadlines = models.PositiveSmallIntegerField(default=0)
+    resigned = models.BooleanField(default=False)
+
+    # Versions: what the player has seen, and when their own decision last changed (409s).
+    last_seen_version = models.PositiveIntegerField(default=0)
+    decision_version = models.PositiveIntegerField(default=0)
+
+    final_score = models.IntegerField(null=True, blank=True)
+    final_rank = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "seat"], condition=Q(seat__isnull=False), name="seat_unique_number"
+            ),
+            models.UniqueConstraint(fields=["game", "user"], name="seat_unique_user"),
+        ]
+        indexes = [
+            models.Index(
+                fields=["deadline"], condition=Q(deadline__isnull=False), name="seat_due_deadline"
+            ),
+            models.Index(fields=["user", "game"], name="seat_user_game"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} of game {self.game_id}"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_kind)
+
+
+class Move(models.Model):
+    """One accepted action, append-only. ``version`` is the game's version after it."""
+
+    class Actor(models.TextChoices):
+        PLAYER = "player", _("player")
+        BOT = "bot", _("bot")
+        TIMEOUT = "timeout", _("bot standing in after a missed deadline")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    version = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    action = models.JSONField()
+    events = models.JSONField(default=list)  # engine events with their visibility
+    # NULL (not "") when absent, so the unique constraint ignores moves without one.
+    client_id = models.CharField(max_length=64, null=True, blank=True)  # noqa: DJ001
+    actor = models.CharField(max_length=8, choices=Actor.choices, default=Actor.PLAYER)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "version"], name="move_unique_version"),
+            models.UniqueConstraint(
+                fields=["game", "client_id"],
+                condition=Q(client_id__isnull=False),
+                name="move_unique_client_id",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"move {self.version} of game {self.game_id}"
+
+
+class SealedBid(models.Model):
+    """A sealed bid, readable by its owner only until ``revealed`` (same transaction as the
+    last bid of the step). ``step`` names the bidding step, e.g. ``r2t3`` or ``sale-14``."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="sealed_bids")
+    seat = models.PositiveSmallIntegerField()
+    step = models.CharField(max_length=32)
+    cowboys = models.JSONField(default=list)
+    version = models.PositiveIntegerField()  # game version when (last) submitted
+    revealed = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat", "step"], name="sealedbid_unique_step"),
+        ]
+
+    def __str__(self) -> str:
+        return f"sealed bid of seat {self.seat}, game {self.game_id}, {self.step}"
+
+
+class Invitation(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations"
+    )
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    declined_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="invitation_unique_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"invitation of {self.user_id} to game {self.game_id}"
+
+
+class ChatMessage(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_messages")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    text = models.CharField(max_length=500)
+    version = models.PositiveIntegerField()  # the game's version when it was said
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"chat {self.pk} in game {self.game_id}"

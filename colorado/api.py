@@ -1,0 +1,139 @@
+"""The JSON API (django-ninja): ``/api/…``, schema at ``/api/openapi.json``, docs at ``/api/docs``.
+
+Conventions (../shared/spec/api.md): errors are ``{"code", "message"}`` with a fitting status;
+auth is ``Authorization: Bearer <token>`` or the session cookie with CSRF. Apps add routers in
+``<app>/api.py``; endpoints stay thin and call services/selectors.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
+from ninja import NinjaAPI
+from ninja.errors import (
+    AuthenticationError,
+    AuthorizationError,
+    HttpError,
+    Throttled,
+    ValidationError,
+)
+from ninja.security import HttpBearer, django_auth
+from ninja.throttling import AnonRateThrottle, AuthRateThrottle
+
+
+class ApiError(HttpError):
+    """An error with a stable ``code`` and a sentence for a person."""
+
+    def __init__(self, status_code: int, code: str, message: str, **extra: Any) -> None:
+        super().__init__(status_code, message)
+        self.code = code
+        self.message = message
+        self.extra = extra
+
+
+class BearerAuth(HttpBearer):
+    def authenticate(self, request: HttpRequest, token: str) -> Any:
+        from accounts.services import token_user
+
+        user = token_user(token=token)
+        if user is not None:
+            request.user = user
+        return user
+
+
+bearer_auth = BearerAuth()
+# Endpoints that a signed-out visitor may also call use ``optional_auth``.
+signed_in = [bearer_auth, django_auth]
+
+
+def _anonymous(request: HttpRequest) -> bool:
+    return True
+
+
+optional_auth = [bearer_auth, django_auth, _anonymous]
+
+STATUS_CODES = {
+    400: "bad_request",
+    401: "not_signed_in",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    422: "illegal_action",
+    429: "throttled",
+}
+
+api = NinjaAPI(
+    title="Colorado County online API",
+    version="1",
+    description="Everything the web page can do. See docs in the repository (api.md).",
+    urls_namespace="api",
+    auth=signed_in,
+    throttle=[AnonRateThrottle("60/min"), AuthRateThrottle("600/min")],
+    openapi_url="/openapi.json",
+    docs_url="/docs",
+)
+
+
+def error_response(
+    request: HttpRequest, status: int, code: str, message: str, **extra: Any
+) -> HttpResponse:
+    return api.create_response(request, {"code": code, "message": message, **extra}, status=status)
+
+
+@api.exception_handler(ApiError)
+def on_api_error(request: HttpRequest, exc: ApiError) -> HttpResponse:
+    return error_response(request, exc.status_code, exc.code, exc.message, **exc.extra)
+
+
+@api.exception_handler(ValidationError)
+def on_validation_error(request: HttpRequest, exc: ValidationError) -> HttpResponse:
+    fields = [
+        ".".join(str(part) for part in error.get("loc", ()) if part not in {"body", "payload"})
+        for error in exc.errors
+    ]
+    message = _("The request is malformed: check %(fields)s.") % {
+        "fields": ", ".join(f for f in fields if f) or _("the JSON body")
+    }
+    return error_response(request, 400, "bad_request", message)
+
+
+@api.exception_handler(AuthenticationError)
+def on_authentication_error(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
+    return error_response(
+        request, 401, "not_signed_in", _("Sign in, or send a valid token as Authorization: Bearer.")
+    )
+
+
+@api.exception_handler(AuthorizationError)
+def on_authorization_error(request: HttpRequest, exc: AuthorizationError) -> HttpResponse:
+    return error_response(request, 403, "forbidden", _("You are not allowed to do that."))
+
+
+@api.exception_handler(Throttled)
+def on_throttled(request: HttpRequest, exc: Throttled) -> HttpResponse:
+    return error_response(request, 429, "throttled", _("Too many requests; slow down a little."))
+
+
+@api.exception_handler(Http404)
+def on_not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
+    return error_response(request, 404, "not_found", _("There is nothing here."))
+
+
+@api.exception_handler(HttpError)
+def on_http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    status = exc.status_code
+    return error_response(request, status, STATUS_CODES.get(status, "error"), str(exc))
+
+
+def _register_routers() -> None:
+    from accounts.api import router as accounts_router
+    from games.api import router as games_router
+
+    api.add_router("/", accounts_router)
+    api.add_router("/", games_router)
+
+
+_register_routers()
