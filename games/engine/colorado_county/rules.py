@@ -5,7 +5,16 @@ Every function here mutates the ``State`` it is given (always a private copy mad
 
 - (a) a seat holding no cowboys at all bids the empty bid automatically;
 - (b) the round's start player is the first to place flags (CC-4.2);
-- (c) during a sale ``phase`` reads ``sale`` and the interrupted phase resumes after it.
+- (c) during a sale ``phase`` reads ``sale`` and the interrupted phase resumes after it;
+- (d) sale interest and sale bids are sealed and may be replaced until the last is in;
+- (e) draws happen after the claims (Article 4), clockwise from the start player;
+- (f) flag colours are dealt at random from the seed (CC-4.1 constraints); with
+  ``flags: random`` each seat in turn places its first held colour on a random legal cell;
+- (g) a cell for sale belongs to nobody until the sale closes; lakes are re-evaluated then;
+- (h) the cowboy paid by a single buyer is seen by buyer and seller only;
+- (i) a claimer with no usable face-up card (only after CC-4.3) is skipped.
+
+See ``docs/engine.md``.
 """
 
 from __future__ import annotations

@@ -44,7 +44,7 @@ def legal_actions(s: State, seat: int) -> list[dict[str, Any]]:
     """Every legal action of ``seat``. For a bid or a sale bid any subset (non-empty for a
     sale bid) of the allowed cowboys is legal; only the empty bid and single cowboys are
     listed. ``sell`` actions are included whenever CC-9 lets the seat sell."""
-    if s.phase == "over" or not 0 <= seat < s.n:
+    if s.phase == "over" or type(seat) is not int or not 0 <= seat < s.n:
         return []
     sale = s.sale
     if sale is not None:
