@@ -58,7 +58,9 @@ def test_cc_9_2_seller_names_a_cell_with_their_marker() -> None:
     assert illegal(s, 0, {"type": "sell", "cell": "C5"}).code == "cell_under_water"
     assert illegal(s, 0, {"type": "sell", "cell": "P1"}).code == "unknown_cell"
     s, _ = G.apply(s, 0, {"type": "sell", "cell": "B2"})
-    assert G.view(s, None)["board"]["cells"]["B2"] == {"for_sale": 0}
+    view = G.view(s, None)
+    assert "B2" not in view["board"]["cells"]  # the marker left the board (CC-9.2)
+    assert (view["sale"]["cell"], view["sale"]["seller"]) == ("B2", 0)
 
 
 def test_cc_9_2_only_one_sale_at_a_time() -> None:

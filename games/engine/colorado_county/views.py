@@ -120,8 +120,6 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
     for colour, mask in enumerate(s.flags):
         for c in board.bits(mask):
             cells[NAMES[c]] = {"flag": COLOURS[colour]}
-    if s.sale is not None:
-        cells[NAMES[s.sale.cell]] = {"for_sale": s.sale.seller}
     lakes = [
         {
             "id": lid,
