@@ -90,7 +90,7 @@ def check_shape(action: Any) -> str:
     if spec is None:
         fail("unknown_action", f"There is no action called {kind[:30]!r}.")
     required, optional = spec
-    if len(action) == len(required) + 1 and all(k in action for k in required):
+    if len(action) == len(required) + 1 and action.keys() >= required:
         return kind
     keys = set(action) - {"type"}
     if not required <= keys:
@@ -132,9 +132,10 @@ def do_place_flag(s0: State, seat: int, a: dict[str, Any]) -> tuple[State, list[
     name = board.CELL_NAMES[cell]
     if not s0.layout.land >> cell & 1:
         fail("cell_under_water", f"{name} is under a lake.")
-    if not rules.free_land(s0) >> cell & 1:
+    free = rules.free_land(s0)
+    if not free >> cell & 1:
         fail("cell_not_free", f"{name} already holds a marker or a flag.")
-    if not rules.flag_cells(s0) >> cell & 1:
+    if not rules.flag_cells(s0, free) >> cell & 1:
         fail("flag_adjacent", f"{name} is next to another flag.")
     s = s0.copy()
     ev: list[Event] = []

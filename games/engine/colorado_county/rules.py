@@ -239,10 +239,11 @@ def free_land(s: State) -> int:
     return s.layout.land & ~occupied
 
 
-def flag_cells(s: State) -> int:
+def flag_cells(s: State, free: int = -1) -> int:
     """Cells where the next flag may go: free land not adjacent to a flag (CC-4.2), or any
-    free land if there is no such cell (CC-4.3)."""
-    free = free_land(s)
+    free land if there is no such cell (CC-4.3). ``free`` may pass ``free_land(s)``."""
+    if free < 0:
+        free = free_land(s)
     ok = free & ~board.grow(all_flags(s))
     return ok or free
 
