@@ -166,7 +166,10 @@ def _load(d: Mapping[str, Any]) -> State:
     s.draws = tuple((int(a), int(b)) for a, b in d["draws"])
     s.lake_owners = tuple(_int_list(d["lake_owners"], len(lakes)))
     s.scores = tuple(_int_list(d["scores"], n))
-    s.valuations = tuple(tuple(dict(item) for item in entry) for entry in d["valuations"])
+    s.valuations = tuple(
+        tuple({**item, "lakes_owned": list(item["lakes_owned"])} for item in entry)
+        for entry in d["valuations"]
+    )
     s.sale_cards = tuple(_int_list(d["sale_cards"], n))
     s.sales_round = tuple(_int_list(d["sales_round"], n))
     sd = d["sale"]
