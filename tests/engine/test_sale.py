@@ -3,7 +3,6 @@ outcomes; ruling (c): the phase reads ``sale`` and the interrupted phase resumes
 
 from __future__ import annotations
 
-from games.engine.colorado_county import rules
 from games.engine.colorado_county.state import State
 from tests.engine.helpers import G, at_bid, bid_all, cows, illegal, new, set_board
 
@@ -165,19 +164,6 @@ def test_cc_9_7_several_buyers_bid_and_the_strongest_pays_all() -> None:
     assert s.hands[1] == 0
     assert s.hands[3] == cows([30, 31])
     assert s.hands[0] & cows([10, 11]) == cows([10, 11])
-
-
-def test_ruling_a_seat_without_cowboys_bids_nothing_automatically() -> None:
-    s = at_bid(3, hands={0: [1], 1: [2]})
-    s = s.copy()
-    s.bag |= s.hands[2]
-    s.hands[2] = 0
-    s.bids = [None, None, None]
-    rules.check_bids(s, [])
-    assert s.bids[2] == 0
-    assert G.to_act(s) == frozenset({0, 1})
-    s, _ = bid_all(s, {0: [1], 1: [2]})
-    assert s.phase == "claim"
 
 
 def test_cc_9_2_sale_allowed_during_the_claims() -> None:
