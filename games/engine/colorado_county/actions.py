@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from .. import IllegalAction
-from . import board, rules
+from . import board, rules, sales
 from .data import CARD_INDEX, CARDS, COLOUR_INDEX, COLOURS, DATA
 from .state import State
 
@@ -204,7 +204,7 @@ def do_sell(s0: State, seat: int, a: dict[str, Any]) -> tuple[State, list[Event]
         fail("not_your_marker", f"You have no marker on {name}.")
     s = s0.copy()
     ev: list[Event] = []
-    rules.open_sale(s, seat, cell, ev)
+    sales.open_sale(s, seat, cell, ev)
     return s, ev
 
 
@@ -219,7 +219,7 @@ def do_sale_interest(s0: State, seat: int, a: dict[str, Any]) -> tuple[State, li
         fail("bad_action", '"interested" must be true or false.')
     s = s0.copy()
     ev: list[Event] = []
-    rules.sale_interest(s, seat, value, ev)
+    sales.sale_interest(s, seat, value, ev)
     return s, ev
 
 
@@ -235,7 +235,7 @@ def do_sale_bid(s0: State, seat: int, a: dict[str, Any]) -> tuple[State, list[Ev
     check_held(s0, seat, mask, committed_ok=False)
     s = s0.copy()
     ev: list[Event] = []
-    rules.sale_bid(s, seat, mask, ev)
+    sales.sale_bid(s, seat, mask, ev)
     return s, ev
 
 
@@ -251,7 +251,7 @@ def do_sale_pay(s0: State, seat: int, a: dict[str, Any]) -> tuple[State, list[Ev
     check_held(s0, seat, 1 << cowboy, committed_ok=False)
     s = s0.copy()
     ev: list[Event] = []
-    rules.sale_pay(s, seat, cowboy, ev)
+    sales.sale_pay(s, seat, cowboy, ev)
     return s, ev
 
 

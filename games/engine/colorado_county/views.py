@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import board, rules
+from . import board, rules, sales
 from .data import CARDS, COLOURS, DATA, LAKE_VALUES
 from .scoring import rank_masks
 from .state import State
@@ -177,7 +177,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "last_bids": last_bids,
         "last_ranking": last_ranking,
         "sale": sale_view(s, seat),
-        "sale_possible": rules.sale_possible(s),
+        "sale_possible": sales.sale_possible(s),
         "valuations": [
             {
                 "round": r + 1,
