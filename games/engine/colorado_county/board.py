@@ -75,26 +75,6 @@ def bits(mask: int) -> list[int]:
     return out
 
 
-_BYTE_NAMES: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
-    tuple(tuple(CELL_NAMES[c] for c in row[b] if c < NCELLS) for b in range(256))
-    for row in _BYTE_BITS
-)
-
-
-def names(mask: int) -> list[str]:
-    """Names of the cells in ``mask``, in index order."""
-    out: list[str] = []
-    table = _BYTE_NAMES
-    k = 0
-    while mask:
-        b = mask & 0xFF
-        if b:
-            out.extend(table[k][b])
-        mask >>= 8
-        k += 1
-    return out
-
-
 def components(mask: int) -> list[int]:
     """Split ``mask`` into its orthogonally connected groups (CC-1.12)."""
     groups = []

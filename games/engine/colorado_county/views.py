@@ -15,6 +15,13 @@ from .scoring import rank_masks
 from .state import State
 
 NAMES = board.CELL_NAMES
+# Prototypes of the most frequent actions; legal_actions returns fresh copies (values are
+# strings, so a shallow copy is a full copy), which is faster than building each literal.
+_FLAG_ACTIONS = tuple(
+    tuple({"type": "place_flag", "colour": colour, "cell": name} for name in NAMES)
+    for colour in COLOURS
+)
+_SELL_ACTIONS = tuple({"type": "sell", "cell": name} for name in NAMES)
 
 
 def to_act(s: State) -> frozenset[int]:
@@ -66,12 +73,12 @@ def legal_actions(s: State, seat: int) -> list[dict[str, Any]]:
     phase = s.phase
     if phase == "flags":
         if seat == s.flag_turn:
-            cells = board.names(rules.flag_cells(s))
+            cells = board.bits(rules.flag_cells(s))
             hand = s.flag_hands[seat]
             for colour in range(4):
                 if hand[colour]:
-                    name = COLOURS[colour]
-                    out += [{"type": "place_flag", "colour": name, "cell": c} for c in cells]
+                    protos = _FLAG_ACTIONS[colour]
+                    out += [protos[c].copy() for c in cells]
     elif phase == "bid":
         if s.hands[seat]:
             out = cowboy_actions("bid", s.hands[seat], empty=True)
@@ -83,7 +90,7 @@ def legal_actions(s: State, seat: int) -> list[dict[str, Any]]:
         and s.sales_round[seat] < DATA.sales_per_round
         and s.markers[seat]
     ):
-        out += [{"type": "sell", "cell": c} for c in board.names(s.markers[seat])]
+        out += [_SELL_ACTIONS[c].copy() for c in board.bits(s.markers[seat])]
     return out
 
 
