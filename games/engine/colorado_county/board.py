@@ -90,6 +90,27 @@ def components(mask: int) -> list[int]:
     return groups
 
 
+def component_sizes(mask: int) -> list[int]:
+    """Sizes of the orthogonally connected groups of ``mask`` (search over cells)."""
+    sizes = []
+    neighbours = NEIGHBOURS
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        todo = [low.bit_length() - 1]
+        size = 0
+        while todo:
+            size += 1
+            nb = neighbours[todo.pop()] & mask
+            while nb:
+                b = nb & -nb
+                nb ^= b
+                mask ^= b
+                todo.append(b.bit_length() - 1)
+        sizes.append(size)
+    return sizes
+
+
 def rotations(dx: int, dy: int) -> tuple[tuple[int, int], ...]:
     """The distinct images of offset ``(dx, dy)`` under the four rotations (CC-6.2)."""
     out: list[tuple[int, int]] = []

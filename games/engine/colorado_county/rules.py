@@ -57,14 +57,11 @@ def rand_below(s: State, n: int) -> int:
 def draw(s: State, seat: int, count: int, ev: list[Event], reason: str) -> None:
     """Draw up to ``count`` cowboys for ``seat`` (stops when the bag is empty, CC-5.5)."""
     got = 0
-    for _ in range(count):
-        if not s.bag:
-            break
-        pool = board.bits(s.bag)
-        c = pool[rand_below(s, len(pool))]
-        s.bag &= ~(1 << c)
-        s.hands[seat] |= 1 << c
-        got |= 1 << c
+    pool = board.bits(s.bag)  # ascending; the k-th cowboy left in the bag is drawn
+    for _ in range(min(count, len(pool))):
+        got |= 1 << pool.pop(rand_below(s, len(pool)))
+    s.bag &= ~got
+    s.hands[seat] |= got
     n = got.bit_count()
     ev.append(
         {
