@@ -131,8 +131,10 @@ class Weights:
     """The valuation table summed over the rounds still to score, each round weighted by
     ``ROUND_WEIGHTS`` (so one evaluation costs one pass over the seats)."""
 
-    def __init__(self, round_no: int, lake_values: list[int]) -> None:
-        rounds = [(r - 1, ROUND_WEIGHTS[r - round_no]) for r in range(round_no, 5)]
+    def __init__(
+        self, round_no: int, lake_values: list[int], weights: tuple[float, ...] = ROUND_WEIGHTS
+    ) -> None:
+        rounds = [(r - 1, weights[r - round_no]) for r in range(round_no, 5)]
         self.border = (0.0, *(sum(w * DATA.border_points[r][i] for r, w in rounds) for i in (0, 1)))
         self.area = (0.0, *(sum(w * DATA.area_points[r][i] for r, w in rounds) for i in (0, 1)))
         self.double = sum(w * DATA.double_points[r] for r, w in rounds)
@@ -148,7 +150,13 @@ class Weights:
 class Position:
     """The public board of a view as bitmasks, plus the seat's own hand."""
 
-    def __init__(self, view: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        view: dict[str, Any],
+        weights: tuple[float, ...] = ROUND_WEIGHTS,
+        cowboy_worth: float = COWBOY_WORTH,
+    ) -> None:
+        self.worth_factor = cowboy_worth
         players = view["players"]
         self.n: int = len(players)
         self.me: int = view["seat"]
@@ -201,7 +209,7 @@ class Position:
         if view["phase"] == "flags" or view.get("resume_phase") == "flags":
             left = turns_per_round
         self.turns_left: int = left + (4 - self.round) * turns_per_round
-        self.weights = Weights(self.round, self.lake_values)
+        self.weights = Weights(self.round, self.lake_values, weights)
         self.shapes = [Shape(m, self.border) for m in markers]
         self.feats = [shape.features() for shape in self.shapes]
         self.base = [self.evaluate(p, self.feats, self.owners) for p in range(self.n)]
@@ -275,7 +283,7 @@ class Position:
     def cowboy_worth(self) -> float:
         """Points one cowboy is worth now: dear with many turns left and few cowboys."""
         ratio = self.turns_left / (len(self.hand) + 1)
-        return COWBOY_WORTH * min(3.0, max(0.05, ratio))
+        return self.worth_factor * min(3.0, max(0.05, ratio))
 
     def card_options(self, card: dict[str, Any]) -> list[int]:
         """Cell sets a claim of ``card`` could occupy (CC-6)."""
@@ -318,8 +326,19 @@ class GreedyBot:
     name = "greedy"
 
     def __init__(
-        self, sell_margin: float = SELL_MARGIN, sell_max_loss: float = SELL_MAX_LOSS
+        self,
+        *,
+        weights: tuple[float, ...] = ROUND_WEIGHTS,
+        cowboy_worth: float = COWBOY_WORTH,
+        denial: float = DENIAL,
+        flag_denial: float = FLAG_DENIAL,
+        sell_margin: float = SELL_MARGIN,
+        sell_max_loss: float = SELL_MAX_LOSS,
     ) -> None:
+        self.weights = weights
+        self.cowboy_worth = cowboy_worth
+        self.denial = denial
+        self.flag_denial = flag_denial
         self.sell_margin = sell_margin
         self.sell_max_loss = sell_max_loss
 
@@ -334,7 +353,7 @@ class GreedyBot:
         if "sale_pay" in kinds:
             pays = [a for a in legal_actions if a["type"] == "sale_pay"]
             return min(pays, key=lambda a: int(a["cowboy"]))
-        pos = Position(view)
+        pos = Position(view, self.weights, self.cowboy_worth)
         if "sale_interest" in kinds:
             return {"type": "sale_interest", "interested": self.wants_land(pos, view)}
         if "sale_bid" in kinds:
@@ -367,7 +386,7 @@ class GreedyBot:
             if score is None:
                 score = pos.gain(pos.me, cells)
                 denied = max((pos.gain(o, cells) for o in range(pos.n) if o != pos.me), default=0.0)
-                score += DENIAL * max(denied, 0.0)
+                score += self.denial * max(denied, 0.0)
                 cache[cells] = score
             if score > best_score + 1e-9:
                 best, best_score = [action], score
@@ -389,7 +408,7 @@ class GreedyBot:
             bit = 1 << index[cell]
             score = pos.gain(pos.me, bit)
             others = [pos.gain(o, bit) for o in range(pos.n) if o != pos.me]
-            score -= FLAG_DENIAL * max(max(others, default=0.0), 0.0)
+            score -= self.flag_denial * max(max(others, default=0.0), 0.0)
             if score > best_score + 1e-9:
                 best, best_score = [cell], score
             elif score > best_score - 1e-9:
