@@ -78,6 +78,7 @@ def simulate(
     shared = 0
     total_actions = 0
     started = time.perf_counter()
+    cpu_started = time.process_time()
     for i in range(games):
         names = seat_bots(bot_list, players, i)
         state, actions = play_game(game, [bots[n] for n in names], f"{seed}:{i}", options)
@@ -92,6 +93,7 @@ def simulate(
                 wins[name] += 1
                 seat_wins[p] += 1
     seconds = time.perf_counter() - started
+    cpu_seconds = time.process_time() - cpu_started
     return {
         "game": slug,
         "players": players,
@@ -102,6 +104,7 @@ def simulate(
         "actions": total_actions,
         "actions_per_game": round(total_actions / games, 2) if games else 0,
         "seconds": round(seconds, 4),
+        "cpu_seconds": round(cpu_seconds, 4),
         "games_per_second": round(games / seconds, 3) if seconds > 0 else None,
         "scores": {name: score_stats(values) for name, values in scores.items()},
         "wins": wins,
