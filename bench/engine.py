@@ -72,24 +72,35 @@ def random_playouts(game: Any, players: int, games: int, seed: int) -> dict[str,
     }
 
 
-def greedy_moves(game: Any, players: int, games: int, seed: int) -> tuple[list[float], list[float]]:
+def greedy_moves(game: Any, players: int, games: int, seed: int) -> dict[str, list[float]]:
+    """Times in ms of every greedy decision: ``move`` (wall), ``cpu`` (process time) and
+    its parts ``view``, ``legal`` and ``choose`` (wall)."""
     from games.engine.bots import get_bot
 
     bot = get_bot("greedy")
-    wall_ms: list[float] = []
-    cpu_ms: list[float] = []
+    out: dict[str, list[float]] = {k: [] for k in ("move", "cpu", "view", "legal", "choose")}
     for i in range(games):
         state = game.setup(players, f"greedy-{seed}-{i}")
         rngs = [random.Random(f"{seed}:{i}:{p}") for p in range(players)]  # noqa: S311
         while not game.is_over(state):
             seat = min(game.to_act(state))
-            w, c = time.perf_counter(), time.process_time()
+            t0, c0 = time.perf_counter(), time.process_time()
             view = game.view(state, seat)
-            action = bot.choose(game, view, game.legal_actions(state, seat), rngs[seat])
-            wall_ms.append((time.perf_counter() - w) * 1000)
-            cpu_ms.append((time.process_time() - c) * 1000)
+            t1 = time.perf_counter()
+            legal = game.legal_actions(state, seat)
+            t2 = time.perf_counter()
+            action = bot.choose(game, view, legal, rngs[seat])
+            t3, c3 = time.perf_counter(), time.process_time()
+            for key, value in (
+                ("move", t3 - t0),
+                ("cpu", c3 - c0),
+                ("view", t1 - t0),
+                ("legal", t2 - t1),
+                ("choose", t3 - t2),
+            ):
+                out[key].append(value * 1000)
             state, _ = game.apply(state, seat, action)
-    return wall_ms, cpu_ms
+    return out
 
 
 def p99(values: list[float]) -> float:
@@ -124,12 +135,14 @@ def main() -> int:
         )
     print(f"greedy move (view + legal_actions + choose), {args.greedy_games} games per count:")
     for players in (2, 3, 4):
-        wall, cpu = greedy_moves(game, players, args.greedy_games, args.seed)
+        t = greedy_moves(game, players, args.greedy_games, args.seed)
+        wall, cpu = t["move"], t["cpu"]
         print(
             f"  {players} players: mean {statistics.fmean(wall):.2f} ms, "
             f"p99 {p99(wall):.2f} ms, max {max(wall):.2f} ms "
-            f"(CPU mean {statistics.fmean(cpu):.2f} ms, p99 {p99(cpu):.2f} ms) "
-            f"over {len(wall)} moves"
+            f"(CPU mean {statistics.fmean(cpu):.2f}, p99 {p99(cpu):.2f}, max {max(cpu):.2f} ms; "
+            f"view {statistics.fmean(t['view']):.2f}, legal {statistics.fmean(t['legal']):.2f}, "
+            f"choose {statistics.fmean(t['choose']):.2f} ms) over {len(wall)} moves"
         )
     return 0
 
