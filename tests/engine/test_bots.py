@@ -115,8 +115,9 @@ def redeal_hidden(s: State, me: int, rnd: random.Random) -> State:
         t.hands[o] = sum(1 << c for c in free[:k])
         free = free[k:]
         mine = board.bits(t.hands[o])
-        if t.bids[o] is not None:
-            t.bids[o] = sum(1 << c for c in rnd.sample(mine, rnd.randint(0, len(mine))))
+        bid = t.bids[o]
+        if bid is not None:  # a new sealed bid of the same size (keeps sale bids possible)
+            t.bids[o] = sum(1 << c for c in rnd.sample(mine, bid.bit_count()))
         if t.sale is not None and t.sale.sale_bids[o] is not None:
             spare = board.bits(t.hands[o] & ~(t.bids[o] or 0)) if t.phase == "bid" else mine
             t.sale.sale_bids[o] = sum(1 << c for c in rnd.sample(spare, 1))
