@@ -195,19 +195,11 @@ class Position:
         k = 3 if self.n == 4 else 2
         self.cards_per_turn = k
         turns_per_round = 12 // k
-        in_turn = (
-            1
-            if view["phase"] in ("bid", "claim")
-            or view.get("resume_phase")
-            in (
-                "bid",
-                "claim",
-            )
-            else 0
-        )
-        left = view["stack_left"] // k + in_turn
-        if view["phase"] == "flags" or view.get("resume_phase") == "flags":
+        phase = view.get("resume_phase") or view["phase"]  # under a sale: the phase it paused
+        if phase == "flags":
             left = turns_per_round
+        else:  # the current turn (bid or claim) and the turns still in the stack
+            left = view["stack_left"] // k + 1
         self.turns_left: int = left + (4 - self.round) * turns_per_round
         self.weights = Weights(self.round, self.lake_values, weights)
         self.shapes = [Shape(m, self.border) for m in markers]
