@@ -162,10 +162,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         parser.error("--games must be at least 1")
     args.bot_list = [b.strip() for b in args.bots.split(",") if b.strip()]
     unknown = [b for b in args.bot_list if b not in bot_names()]
-    if not args.bot_list or unknown:
+    if not args.bot_list:
+        parser.error(f"--bots needs at least one bot name; known bots: {', '.join(bot_names())}")
+    if unknown:
         parser.error(
-            f"unknown bot(s) {', '.join(map(repr, unknown)) or 'none given'}; "
-            f"known bots: {', '.join(bot_names())}"
+            f"unknown bot(s) {', '.join(map(repr, unknown))}; known bots: {', '.join(bot_names())}"
         )
     raw: dict[str, str] = {}
     for item in args.option:
