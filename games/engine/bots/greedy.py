@@ -196,10 +196,8 @@ class Position:
         self.cards_per_turn = k
         turns_per_round = 12 // k
         phase = view.get("resume_phase") or view["phase"]  # under a sale: the phase it paused
-        if phase == "flags":
-            left = turns_per_round
-        else:  # the current turn (bid or claim) and the turns still in the stack
-            left = view["stack_left"] // k + 1
+        # In a turn (bid or claim): this turn and those still in the stack.
+        left = turns_per_round if phase == "flags" else view["stack_left"] // k + 1
         self.turns_left: int = left + (4 - self.round) * turns_per_round
         self.weights = Weights(self.round, self.lake_values, weights)
         self.shapes = [Shape(m, self.border) for m in markers]
