@@ -227,5 +227,5 @@ def test_greedy_bids_nothing_for_worthless_cards_and_much_for_a_lake() -> None:
     bot = get_bot("greedy")
     poor_bid = bot.choose(G, G.view(poor, 0), G.legal_actions(poor, 0), rng(0))
     rich_bid = bot.choose(G, G.view(rich, 0), G.legal_actions(rich, 0), rng(0))
-    assert len(poor_bid["cowboys"]) <= len(rich_bid["cowboys"])
+    assert poor_bid == {"type": "bid", "cowboys": []}  # draws two cowboys instead
     assert rich_bid["cowboys"]
