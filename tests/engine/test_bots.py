@@ -229,3 +229,18 @@ def test_greedy_bids_nothing_for_worthless_cards_and_much_for_a_lake() -> None:
     rich_bid = bot.choose(G, G.view(rich, 0), G.legal_actions(rich, 0), rng(0))
     assert poor_bid == {"type": "bid", "cowboys": []}  # draws two cowboys instead
     assert rich_bid["cowboys"]
+
+
+def test_greedy_sells_to_break_a_losing_area_into_doubles() -> None:
+    """Round 1: the middle of a 5-line is sold when the opponent's area is larger anyway
+    (two doubles score more than a second-best area), and kept when the line is the
+    largest area on the board."""
+    line = ["D3", "E3", "F3", "G3", "H3"]
+    s = at_bid(2, hands={0: [10, 11, 12], 1: [20, 21, 22]})
+    losing = set_board(s, markers={0: line, 1: ["H8", "I8", "J8", "H9", "I9", "J9"]})
+    leading = set_board(s, markers={0: line, 1: ["H8", "I8"]})
+    bot = get_bot("greedy")
+    sold = bot.choose(G, G.view(losing, 0), G.legal_actions(losing, 0), rng(0))
+    kept = bot.choose(G, G.view(leading, 0), G.legal_actions(leading, 0), rng(0))
+    assert sold == {"type": "sell", "cell": "F3"}
+    assert kept["type"] == "bid"
