@@ -50,7 +50,7 @@ def test_table_starts_when_the_last_seat_fills(make_user: Callable[..., User]) -
     seats = {s.seat: s for s in game.seats.all()}
     assert sorted(seats) == [0, 1, 2]
     assert [seats[n].colour for n in range(3)] == ["orange", "red", "black"]
-    assert seats[[n for n in seats if seats[n].bot_kind][0]].user.username == "bot-greedy"
+    assert seats[next(n for n in seats if seats[n].bot_kind)].user.username == "bot-greedy"
 
 
 def test_two_bots_of_a_kind_get_their_own_accounts(make_user: Callable[..., User]) -> None:
