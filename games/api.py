@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
-from ninja import Field, Query, Router, Schema
+from ninja import Field, Query, Router, Schema, Status
 from ninja.throttling import AnonRateThrottle, AuthRateThrottle
 
 from colorado.api import ApiError, optional_auth, signed_in
@@ -91,7 +91,7 @@ def _call(request: HttpRequest, game_id: int | None, fn: Callable[[], T]) -> T:
 @router.post(
     "/games", auth=signed_in, response={201: Json}, summary="Open a table (starts when full)"
 )
-def create_game(request: HttpRequest, payload: CreateGame) -> tuple[int, Json]:
+def create_game(request: HttpRequest, payload: CreateGame) -> Status[Json]:
     user = _user(request)
     game = _call(
         request,
@@ -110,7 +110,7 @@ def create_game(request: HttpRequest, payload: CreateGame) -> tuple[int, Json]:
             skip_weekends=payload.skip_weekends,
         ),
     )
-    return 201, selectors.game_document(game=game, user=user)
+    return Status(201, selectors.game_document(game=game, user=user))
 
 
 @router.get("/games", auth=optional_auth, response=list[Json], summary="List tables")
@@ -201,11 +201,11 @@ def export_game(request: HttpRequest, game_id: int) -> Json:
     throttle=[AuthRateThrottle("30/min")],
     summary="Say something at the table",
 )
-def post_chat(request: HttpRequest, game_id: int, payload: ChatIn) -> tuple[int, Json]:
+def post_chat(request: HttpRequest, game_id: int, payload: ChatIn) -> Status[Json]:
     user = _user(request)
     message = _call(
         request,
         game_id,
         lambda: services.chat_post(game_id=game_id, user=user, text=payload.text),
     )
-    return 201, selectors.chat_entry(message)
+    return Status(201, selectors.chat_entry(message))

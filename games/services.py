@@ -396,19 +396,20 @@ def game_abort(*, game_id: int) -> Game:
 # --- moves -------------------------------------------------------------------------------
 
 
-def _resolve_seat(game: Game, *, user: Any, seat: Any, actor: str) -> Seat:
+def _resolve_seat(seats: list[Seat], *, user: Any, seat: Any, actor: str) -> Seat:
     if seat is not None:
         if isinstance(seat, Seat):
             seat = seat.seat
         if isinstance(seat, bool) or not isinstance(seat, int):
             raise BadRequest(_("The seat is a number."), code="bad_seat")
-        row = Seat.objects.filter(game=game, seat=seat).select_related("user").first()
+        row = next((s for s in seats if s.seat == seat), None)
         if row is None:
             raise NotFound(_("There is no such seat."), code="no_such_seat")
         if actor == Move.Actor.PLAYER and (user is None or row.user_id != user.pk):
             raise NotAllowed(_("That is not your seat."), code="not_your_seat")
         return row
-    row = _seat_of(game, user)
+    signed_in = user is not None and getattr(user, "is_authenticated", False)
+    row = next((s for s in seats if signed_in and s.user_id == user.pk), None)
     if row is None:
         raise NotAllowed(_("You are not a player at this table."), code="not_a_player")
     return row
@@ -469,7 +470,8 @@ def action_submit(
             if game.status == Game.Status.OPEN:
                 raise Conflict(_("The game has not started yet."), code="not_running")
             raise Conflict(_("This game is over."), code="game_over")
-        row = _resolve_seat(game, user=user, seat=seat, actor=actor)
+        seats = list(Seat.objects.filter(game=game).order_by("seat"))
+        row = _resolve_seat(seats, user=user, seat=seat, actor=actor)
         if actor == Move.Actor.PLAYER and row.resigned:
             raise NotAllowed(_("You resigned; a bot plays this seat now."), code="resigned")
         if version is not None:
@@ -487,7 +489,6 @@ def action_submit(
         except IllegalAction as exc:
             raise IllegalMove(exc.message, code=exc.code) from None
 
-        seats = list(Seat.objects.filter(game=game).order_by("seat"))
         changed = [
             s.pk
             for s in seats
@@ -504,7 +505,7 @@ def action_submit(
             events=events,
             client_id=client_id,
             actor=actor,
-            user=user if user is not None and user.is_authenticated else row.user,
+            user_id=user.pk if user is not None and user.is_authenticated else row.user_id,
         )
         kind = SEALED_ACTIONS.get(str(action.get("type")))
         if kind is not None:

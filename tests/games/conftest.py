@@ -86,3 +86,15 @@ def play_randomly(game: Game, users: list[User], seed: int = 0, limit: int = 500
             game.refresh_from_db()
         assert moved, f"nobody could move at version {game.version} (to_act {game.to_act})"
     return game
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache(settings: Any, worker_id: str) -> None:
+    """Throttling counts live in the cache: give each test worker its own key prefix and
+    start each test with none, so one test's requests cannot throttle another's."""
+    from django.core.cache import cache
+
+    caches = {name: dict(conf) for name, conf in settings.CACHES.items()}
+    caches["default"]["KEY_PREFIX"] = f"{caches['default'].get('KEY_PREFIX', '')}-{worker_id}"
+    settings.CACHES = caches
+    cache.clear()
