@@ -98,3 +98,15 @@ def fresh_cache(settings: Any, worker_id: str) -> None:
     caches["default"]["KEY_PREFIX"] = f"{caches['default'].get('KEY_PREFIX', '')}-{worker_id}"
     settings.CACHES = caches
     cache.clear()
+    layers = settings.CHANNEL_LAYERS
+    if "prefix" in layers["default"].get("CONFIG", {}):
+        # Channel groups are named game-<id>; ids repeat across test databases, so each
+        # test worker talks on its own prefix (the live server gets the same one).
+        config = {**layers["default"]["CONFIG"], "prefix": channel_prefix(worker_id)}
+        settings.CHANNEL_LAYERS = {"default": {**layers["default"], "CONFIG": config}}
+
+
+def channel_prefix(worker_id: str) -> str:
+    import os
+
+    return f"{os.environ.get('CHANNEL_PREFIX', 'colorado')}-test-{worker_id}"
