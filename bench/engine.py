@@ -48,7 +48,7 @@ def uniform_choice(legal: list[dict[str, Any]], rng: random.Random) -> dict[str,
 
 
 def random_playouts(game: Any, players: int, games: int, seed: int) -> dict[str, float]:
-    rng = random.Random(seed)  # noqa: S311 - a benchmark's reproducible choices
+    rng = random.Random(seed)
     actions = 0
     apply_seconds = 0.0
     wall = time.perf_counter()
@@ -81,7 +81,7 @@ def greedy_moves(game: Any, players: int, games: int, seed: int) -> dict[str, li
     out: dict[str, list[float]] = {k: [] for k in ("move", "cpu", "view", "legal", "choose")}
     for i in range(games):
         state = game.setup(players, f"greedy-{seed}-{i}")
-        rngs = [random.Random(f"{seed}:{i}:{p}") for p in range(players)]  # noqa: S311
+        rngs = [random.Random(f"{seed}:{i}:{p}") for p in range(players)]
         while not game.is_over(state):
             seat = min(game.to_act(state))
             t0, c0 = time.perf_counter(), time.process_time()

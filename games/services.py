@@ -259,7 +259,9 @@ def game_create(
         )
         row = Game.objects.select_for_update().get(pk=row.pk)
         # A bot account opening a table (scripts, benchmarks) plays its own seat.
-        Seat.objects.create(game=row, user=creator, bot_kind=creator.bot_kind if creator.is_bot else "")
+        Seat.objects.create(
+            game=row, user=creator, bot_kind=creator.bot_kind if creator.is_bot else ""
+        )
         taken = {creator.pk}
         for kind in bot_list:
             account = bot_players.bot_account(kind=kind, exclude=taken)

@@ -18,7 +18,7 @@ KEYS = {"games", "actions", "seconds", "games_per_second", "scores", "wins", "wi
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(  # noqa: S603 - fixed interpreter and arguments
+    return subprocess.run(
         [sys.executable, "-m", "games.engine", *args],
         cwd=ROOT,
         capture_output=True,
