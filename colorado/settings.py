@@ -83,6 +83,9 @@ TEMPLATES = [
 ]
 
 DATABASES = {"default": env.database_config("DATABASE_URL", DATA_DIR / "colorado.sqlite3")}
+# Keep database connections between requests and socket frames: opening a PostgreSQL
+# connection costs more than all the queries of a move. DB_CONN_MAX_AGE=0 turns it off.
+DATABASES["default"]["CONN_MAX_AGE"] = env.env_int("DB_CONN_MAX_AGE", 300, minimum=0)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
 
@@ -128,7 +131,13 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": env.env_str("CHANNEL_PREFIX", "colorado")},
+            "CONFIG": {
+                # redis-py 8 reads with a 5 s socket timeout by default, which kills the
+                # layer's blocking pops on an idle socket (channels_redis#422): allow longer
+                # than the layer's own 5 s pop timeout.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
+                "prefix": env.env_str("CHANNEL_PREFIX", "colorado"),
+            },
         }
     }
     CACHES = {

@@ -41,7 +41,7 @@ def _load(game_id: int, user: Any) -> tuple[Any, bool]:
     return game, selectors.can_watch(game=game, user=user)
 
 
-def _payload(game_id: int, user: Any, since: int) -> dict[str, Any] | None:
+def _payload(game_id: int, user: Any, since: int, mark: bool) -> dict[str, Any] | None:
     from games import selectors, services
     from games.models import Game
 
@@ -50,7 +50,8 @@ def _payload(game_id: int, user: Any, since: int) -> dict[str, Any] | None:
         return None
     doc = selectors.game_document(game=game, user=user)
     events = selectors.game_log(game=game, user=user, since=since, chat=False, until=doc["version"])
-    if doc["my_seat"] is not None:
+    if doc["my_seat"] is not None and (mark or doc["my_seat"] in doc["to_act"]):
+        # Watching live: the seat has seen this version (no "your turn" mail needed).
         services.seat_mark_seen(game_id=game_id, user=user, version=game.version)
     return {
         "type": "game",
@@ -104,7 +105,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await self._send_document(since=game.version)
+        await self._send_document(since=game.version, mark=True)
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "group", None) and self.channel_layer is not None:
@@ -124,13 +125,13 @@ class GameConsumer(AsyncWebsocketConsumer):
         since = message.get("version", 0)
         if isinstance(since, bool) or not isinstance(since, int) or not 0 <= since < 2**62:
             since = 0
-        await self._send_document(since=since)
+        await self._send_document(since=since, mark=True)
 
     async def _error(self, code: str) -> None:
         await self.send(text_data=json.dumps({"type": "error", "code": code}))
 
-    async def _send_document(self, *, since: int) -> None:
-        payload = await database_sync_to_async(_payload)(self.game_id, self.user, since)
+    async def _send_document(self, *, since: int, mark: bool = False) -> None:
+        payload = await database_sync_to_async(_payload)(self.game_id, self.user, since, mark)
         if payload is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
