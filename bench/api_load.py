@@ -102,7 +102,10 @@ class Http:
             self.writer.close()
             self.writer = None
         raw_body = b"".join(chunks)
-        return status, json.loads(raw_body) if raw_body else None
+        try:
+            return status, json.loads(raw_body) if raw_body else None
+        except ValueError:
+            return status, {"code": f"non_json_{status}", "body": raw_body[:200].decode()}
 
 
 # --- statistics ---------------------------------------------------------------------------
@@ -287,12 +290,18 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2, choices=[2, 3, 4])
     parser.add_argument("--duration", type=float, default=30)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--port", type=int, default=0, help="default: a free port")
     parser.add_argument("--url", help="use a running server instead of starting one")
     args = parser.parse_args()
     if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
         sys.exit("Set DATABASE_URL (PostgreSQL) and REDIS_URL.")
     users = make_users(args.clients)
+    if not args.port:
+        import socket
+
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            args.port = s.getsockname()[1]
     proc = None if args.url else start_server(args.port, args.workers)
     base = args.url or f"http://127.0.0.1:{args.port}"
     try:
@@ -306,7 +315,11 @@ def main() -> None:
     finally:
         if proc is not None:
             proc.terminate()
-            proc.wait(timeout=20)
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
     elapsed = stats.elapsed  # type: ignore[attr-defined]
     machine = f"{platform.machine()}, {os.cpu_count()} cores"
     result = {

@@ -83,9 +83,6 @@ TEMPLATES = [
 ]
 
 DATABASES = {"default": env.database_config("DATABASE_URL", DATA_DIR / "colorado.sqlite3")}
-# Keep database connections between requests and socket frames: opening a PostgreSQL
-# connection costs more than all the queries of a move. DB_CONN_MAX_AGE=0 turns it off.
-DATABASES["default"]["CONN_MAX_AGE"] = env.env_int("DB_CONN_MAX_AGE", 300, minimum=0)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
 

@@ -185,7 +185,11 @@ def main() -> None:
         for proc in procs:
             proc.terminate()
         for proc in procs:
-            proc.wait(timeout=20)
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
     sys.exit(code)
 
 
