@@ -128,7 +128,13 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": env.env_str("CHANNEL_PREFIX", "colorado")},
+            "CONFIG": {
+                # redis-py 8 reads with a 5 s socket timeout by default, which kills the
+                # layer's blocking pops on an idle socket (channels_redis#422): allow longer
+                # than the layer's own 5 s pop timeout.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
+                "prefix": env.env_str("CHANNEL_PREFIX", "colorado"),
+            },
         }
     }
     CACHES = {
