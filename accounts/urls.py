@@ -1,0 +1,10 @@
+from django.urls import path
+
+from accounts import views
+
+urlpatterns = [
+    path("accounts/settings/", views.settings_view, name="settings"),
+    path("users/<str:username>/", views.profile, name="profile"),
+    path("leaderboard/", views.leaderboard, name="leaderboard"),
+    path("leaderboard/<slug:game>/", views.leaderboard, name="leaderboard_game"),
+]
