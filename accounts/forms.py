@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from allauth.account.forms import LoginForm as AllauthLoginForm
 from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
@@ -77,3 +78,13 @@ class SettingsForm(forms.Form):
 
     def save(self) -> User:
         return services.user_settings_update(user=self.user, changes=self.changes)
+
+
+class LoginForm(AllauthLoginForm):
+    """allauth's sign-in form, with a label that says what the first field takes."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        login = self.fields["login"]
+        login.label = _("Username or e-mail")
+        login.widget.attrs["autocomplete"] = "username"

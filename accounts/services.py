@@ -158,3 +158,18 @@ def user_settings_update(*, user: User, changes: Mapping[str, Any]) -> User:
             setattr(user, field, value)
         user.save(update_fields=list(cleaned))
     return user
+
+
+def email_verified_set(*, user: User) -> None:
+    """Record ``user.email`` as verified and primary, for accounts made outside sign-up
+    (the demo account, admin-created players): sign-in requires a verified address."""
+    from allauth.account.models import EmailAddress
+
+    if not user.email:
+        return
+    address = EmailAddress.objects.filter(user=user, email__iexact=user.email).first()
+    if address is None:
+        EmailAddress.objects.create(user=user, email=user.email, primary=True, verified=True)
+    elif not (address.verified and address.primary):
+        address.verified = address.primary = True
+        address.save(update_fields=["verified", "primary"])

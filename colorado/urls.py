@@ -8,10 +8,10 @@ from colorado.api import api
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
-    path("accounts/", include("allauth.urls")),
-    # Old names of the sign-in and sign-out pages, now served by allauth.
+    # The old names of the sign-in and sign-out pages; allauth serves both.
     path("accounts/login/", allauth_views.login, name="login"),
     path("accounts/logout/", allauth_views.logout, name="logout"),
+    path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("api/", api.urls),
     path("admin/", admin.site.urls),

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
+from django.db import connection, transaction
 
 from accounts.models import Rating, RatingChange
 from accounts.ratings import Skill, rated_ranks, ratings_apply, skills_update
@@ -176,3 +179,42 @@ def test_bots_playing_their_own_seats_are_rated() -> None:
     game = finished_game([alice, bot], [40, 90])
     game_finished.send(sender=Game, game=game)
     assert Rating.objects.get(user=bot).mu > reference.MU > Rating.objects.get(user=alice).mu
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("known", [False, True], ids=["new players", "rated players"])
+def test_games_finishing_at_the_same_moment_lose_no_update(known: bool) -> None:
+    alice, bob, cat = make_user(), make_user(), make_user()
+    if known:
+        game_finished.send(sender=Game, game=finished_game([alice, bob, cat], [3, 2, 1]))
+    first = finished_game([alice, bob], [60, 50])
+    second = finished_game([alice, cat], [40, 70])
+    barrier = threading.Barrier(2, timeout=20)
+    errors: list[BaseException] = []
+
+    def finish(game: Game) -> None:
+        try:
+            with transaction.atomic():
+                Game.objects.select_for_update().get(pk=game.pk)
+                barrier.wait()
+                game_finished.send(sender=Game, game=game)
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=finish, args=(g,)) for g in (first, second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert errors == []
+    rating = Rating.objects.get(user=alice)
+    assert rating.games == (3 if known else 2)
+    one = RatingChange.objects.get(user=alice, game_obj=first)
+    two = RatingChange.objects.get(user=alice, game_obj=second)
+    # One game was rated on top of the other, in some order: no update was lost.
+    chained = {(one.mu_after, two.mu_before), (two.mu_after, one.mu_before)}
+    assert any(a == pytest.approx(b) for a, b in chained)
+    assert rating.mu in (pytest.approx(one.mu_after), pytest.approx(two.mu_after))

@@ -155,3 +155,16 @@ def test_account_pages_wear_the_site_layout(path: str) -> None:
     assert 'class="site-header"' in page
     assert "css/site.css" in page
     assert 'class="button' in page or path == "/accounts/confirm-email/"
+
+
+def test_the_demo_account_can_sign_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    from django.core.management import call_command
+
+    name = f"demo{uuid.uuid4().hex[:6]}"
+    monkeypatch.setenv("DEMO_USERNAME", name)
+    call_command("ensure_demo")
+    call_command("ensure_demo")  # idempotent
+    client = _client()
+    response = client.post("/accounts/login/", {"login": name, "password": "demo-colorado"})
+    assert response.status_code == 302
+    assert response["Location"] == "/"
