@@ -80,38 +80,57 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def verify_export(data: Any) -> Verdict:
-    """Check an export (api.md ``GET /api/games/{id}/export``) by replaying it."""
-    verdict = Verdict()
+def _format_problem(data: Any) -> str | None:
+    """What makes ``data`` unreadable as an export, or None."""
     if not isinstance(data, Mapping):
-        return verdict._fail("format", _("the export is not a JSON object."))
+        return _("the export is not a JSON object.")
     missing = [
         k for k in ("game", "players", "seed", "seed_hash", "moves", "result") if k not in data
     ]
     if missing:
-        return verdict._fail(
-            "format", _("the export lacks %(keys)s.") % {"keys": ", ".join(missing)}
-        )
-    seed, seed_hash = data["seed"], data["seed_hash"]
-    players, moves, result = data["players"], data["moves"], data["result"]
-    options = data.get("options") or {}
-    if not isinstance(seed, str) or not seed:
-        return verdict._fail("format", _("the seed is missing: exports of running games hide it."))
-    if not isinstance(seed_hash, str):
-        return verdict._fail("format", _("seed_hash must be a string."))
-    if not isinstance(players, list) or not isinstance(moves, list):
-        return verdict._fail("format", _("players and moves must be lists."))
+        return _("the export lacks %(keys)s.") % {"keys": ", ".join(missing)}
+    if not isinstance(data["seed"], str) or not data["seed"]:
+        return _("the seed is missing: exports of running games hide it.")
+    if not isinstance(data["seed_hash"], str):
+        return _("seed_hash must be a string.")
+    if not isinstance(data["players"], list) or not isinstance(data["moves"], list):
+        return _("players and moves must be lists.")
+    result = data["result"]
     if not isinstance(result, Mapping) or not isinstance(result.get("scores"), list):
-        return verdict._fail("format", _("result must hold the final scores."))
-    if not isinstance(options, Mapping):
-        return verdict._fail("format", _("options must be an object."))
+        return _("result must hold the final scores.")
+    if not isinstance(data.get("options") or {}, Mapping):
+        return _("options must be an object.")
+    return None
+
+
+def _move_problem(engine: Any, state: Any, number: int, move: Any, seats: int) -> str | None:
+    """Why ``move`` (the ``number``-th) cannot be played in ``state``, short of legality."""
+    if not isinstance(move, Mapping) or not _is_int(move.get("seat")) or "action" not in move:
+        return _("move %(n)s is not {seat, action, at}.") % {"n": number}
+    if not 0 <= move["seat"] < seats:
+        return _("move %(n)s is by seat %(seat)s, who is not at the table.") % {
+            "n": number,
+            "seat": move["seat"],
+        }
+    if engine.is_over(state):
+        return _("move %(n)s comes after the game was already over.") % {"n": number}
+    return None
+
+
+def verify_export(data: Any) -> Verdict:
+    """Check an export (api.md ``GET /api/games/{id}/export``) by replaying it."""
+    verdict = Verdict()
+    problem = _format_problem(data)
+    if problem is not None:
+        return verdict._fail("format", problem)
+    seed, players, moves, result = data["seed"], data["players"], data["moves"], data["result"]
 
     digest = hashlib.sha256(seed.encode()).hexdigest()
-    if digest != seed_hash.lower():
+    if digest != data["seed_hash"].lower():
         return verdict._fail(
             "seed",
             _("sha256(seed) is %(digest)s, but the game committed to %(hash)s.")
-            % {"digest": digest, "hash": seed_hash},
+            % {"digest": digest, "hash": data["seed_hash"]},
         )
     verdict._pass(
         "seed", _("sha256(seed) equals the committed seed_hash %(hash)s.") % {"hash": digest}
@@ -122,26 +141,15 @@ def verify_export(data: Any) -> Verdict:
     except KeyError:
         return verdict._fail("game", _("unknown game %(game)r.") % {"game": data["game"]})
     try:
-        state = engine.setup(len(players), seed, options)
+        state = engine.setup(len(players), seed, data.get("options") or {})
     except (ValueError, TypeError) as exc:
         return verdict._fail("setup", _("the game cannot be set up: %(error)s") % {"error": exc})
 
     for number, move in enumerate(moves, start=1):
-        if not isinstance(move, Mapping) or not _is_int(move.get("seat")) or "action" not in move:
-            return verdict._fail(
-                "moves", _("move %(n)s is not {seat, action, at}.") % {"n": number}
-            )
+        problem = _move_problem(engine, state, number, move, len(players))
+        if problem is not None:
+            return verdict._fail("moves", problem)
         seat = move["seat"]
-        if not 0 <= seat < len(players):
-            return verdict._fail(
-                "moves",
-                _("move %(n)s is by seat %(seat)s, who is not at the table.")
-                % {"n": number, "seat": seat},
-            )
-        if engine.is_over(state):
-            return verdict._fail(
-                "moves", _("move %(n)s comes after the game was already over.") % {"n": number}
-            )
         try:
             state, _events = engine.apply(state, seat, move["action"])
         except IllegalAction as exc:
@@ -177,6 +185,7 @@ def verify_export(data: Any) -> Verdict:
             % {"ranks": list(ranks), "scores": scores},
         )
     verdict._pass(
-        "result", _("the replay ends with the published scores %(scores)s.") % {"scores": scores}
+        "result",
+        _("the replay ends with the published scores %(scores)s.") % {"scores": scores},
     )
     return verdict
