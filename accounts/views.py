@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
@@ -101,3 +101,28 @@ def _game_name(slug: str) -> str:
         return get_game(slug).name
     except KeyError:
         return slug
+
+
+def game_verify(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The fairness verdict of a finished game (HTML, or JSON with ``?format=json``): its
+    published export replayed by ``games.fairness.verify_export``."""
+    from games.fairness import verify_export
+    from games.models import Game
+    from games.selectors import game_export
+
+    game = get_object_or_404(Game, pk=game_id)
+    wants_json = request.GET.get("format") == "json"
+    if game.status != Game.Status.FINISHED:
+        message = _("The seed is published when the game ends; this game has not finished.")
+        if wants_json:
+            return JsonResponse({"code": "not_finished", "message": message}, status=409)
+        return render(
+            request,
+            "accounts/verify.html",
+            {"game": game, "verdict": None, "message": message},
+            status=409,
+        )
+    verdict = verify_export(game_export(game=game))
+    if wants_json:
+        return JsonResponse({"game": game.pk, **verdict.as_dict()})
+    return render(request, "accounts/verify.html", {"game": game, "verdict": verdict})
