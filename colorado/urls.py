@@ -1,6 +1,6 @@
+from allauth.account import views as allauth_views
 from django.contrib import admin
-from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import include, path
 
 from colorado import views
 from colorado.api import api
@@ -8,8 +8,11 @@ from colorado.api import api
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # The old names of the sign-in and sign-out pages; allauth serves both.
+    path("accounts/login/", allauth_views.login, name="login"),
+    path("accounts/logout/", allauth_views.logout, name="logout"),
+    path("accounts/", include("allauth.urls")),
+    path("", include("accounts.urls")),
     path("api/", api.urls),
     path("admin/", admin.site.urls),
 ]
