@@ -2,7 +2,8 @@
 
     {% load clock_tags %}
     {% deadline seat.deadline request.user %}      → <time datetime="…Z">Tue 1 Dec, 14:00 CET</time>
-    {{ seat.deadline|in_zone_of:request.user|date:"D j M H:i" }}
+    {{ seat.deadline|local_time:request.user }}       → "Tue 1 Dec, 14:00 CET"
+    {% load tz %}{% timezone request.user|zone_of %}{{ seat.deadline|date:"H:i" }}{% endtimezone %}
     {{ seat.deadline|time_left }}                   → "2 d 3 h left"
 
 Signed-out viewers (and unknown zones) see UTC. The ``datetime`` attribute is always ISO-8601
@@ -42,11 +43,18 @@ def iso_utc(value: datetime | None) -> str:
 
 
 @register.filter
-def in_zone_of(value: datetime | None, viewer: Any) -> datetime | None:
-    """The instant ``value`` as a datetime in the viewer's time zone."""
+def zone_of(viewer: Any) -> str:
+    """The viewer's time zone name, for Django's ``{% timezone %}`` block."""
+    return str(getattr(viewer_zone(viewer), "key", "UTC"))
+
+
+@register.filter
+def local_time(value: datetime | None, viewer: Any = None) -> str:
+    """``value`` in the viewer's zone, e.g. "Tue 1 Dec, 14:00 CET" ("" for None)."""
     if value is None:
-        return None
-    return value.astimezone(viewer_zone(viewer))
+        return ""
+    local = value.astimezone(viewer_zone(viewer))
+    return f"{formats.date_format(local, 'D j M, H:i')} {local.tzname() or 'UTC'}"
 
 
 @register.filter
@@ -63,12 +71,9 @@ def deadline(value: datetime | None, viewer: Any = None) -> SafeString | str:
     and the UTC instant in ``datetime``; "" when there is no deadline."""
     if value is None:
         return ""
-    local = value.astimezone(viewer_zone(viewer))
-    shown = formats.date_format(local, "D j M, H:i")
     return format_html(
-        '<time class="deadline" datetime="{}" title="{}">{} {}</time>',
+        '<time class="deadline" datetime="{}" title="{}">{}</time>',
         iso_utc(value),
         _("deadline"),
-        shown,
-        local.tzname() or "UTC",
+        local_time(value, viewer),
     )
