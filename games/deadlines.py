@@ -239,7 +239,10 @@ def deadline_handle(*, claim: Claim, now: datetime) -> str:
                 log.info("seat %s of game %s: a vacation day used", seat.pk, game.pk)
                 return "vacation"
             seat.missed_deadlines += 1
-            seat.save(update_fields=["missed_deadlines"])
+        # The bank is used up, whatever the clock's history: the move (the bot's now, or
+        # the player's later on a waiting table) leaves only the increment.
+        seat.clock_remaining_seconds = 0.0
+        seat.save(update_fields=["missed_deadlines", "clock_remaining_seconds"])
         if not person or game.on_timeout == Game.OnTimeout.BOT:
             return _bot_stands_in(game, seat, person=person)
         return _table_waits(game, seat, now=now)
