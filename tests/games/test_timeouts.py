@@ -85,7 +85,7 @@ def test_without_vacation_the_bot_moves_for_the_late_player_and_the_log_says_so(
 
 
 def test_the_sweep_finds_due_seats_with_one_query_on_the_deadline_index(make_user):
-    game, (alice, bob) = _table(make_user)
+    _game, (_alice, _bob) = _table(make_user)
     with CaptureQueriesContext(connection) as queries:
         deadlines.deadlines_claim(now=timezone.now())
     assert len(queries) == 1
@@ -137,7 +137,7 @@ def test_a_waiting_table_tells_the_others_and_lets_them_vote_after_two_misses(
 
 
 def test_replace_vote_refuses_bad_requests_with_clear_errors(make_user, api):
-    game, (alice, bob) = _table(make_user, on_timeout="wait")
+    game, (_alice, bob) = _table(make_user, on_timeout="wait")
     client = api(bob)
     assert client.post(f"/api/games/{game.pk}/replace_vote", {"seat": "x"}).status_code == 400
     assert client.post(f"/api/games/{game.pk}/replace_vote", raw="{").status_code == 400
@@ -148,7 +148,7 @@ def test_replace_vote_refuses_bad_requests_with_clear_errors(make_user, api):
 
 
 def test_resigning_hands_the_seat_to_the_bot(make_user, api):
-    game, (alice, bob) = _table(make_user)
+    game, (alice, _bob) = _table(make_user)
     answer = api(alice).post(f"/api/games/{game.pk}/resign")
     assert answer.status_code == 200
     seat = _seat(game, alice)
