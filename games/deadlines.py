@@ -237,6 +237,7 @@ def deadline_handle(*, claim: Claim, now: datetime) -> str:
                 seat.deadline = spent.deadline
                 seat.save(update_fields=["deadline"])
                 log.info("seat %s of game %s: a vacation day used", seat.pk, game.pk)
+                _tell_vacation_used(seat.pk, spent.deadline)
                 return "vacation"
             seat.missed_deadlines += 1
         # The bank is used up, whatever the clock's history: the move (the bot's now, or
@@ -246,6 +247,15 @@ def deadline_handle(*, claim: Claim, now: datetime) -> str:
         if not person or game.on_timeout == Game.OnTimeout.BOT:
             return _bot_stands_in(game, seat, person=person)
         return _table_waits(game, seat, now=now)
+
+
+def _tell_vacation_used(seat_id: int, deadline: datetime) -> None:
+    def tell() -> None:
+        from games.tasks_mail import send_vacation_email
+
+        send_vacation_email.delay(seat_id, deadline.isoformat())
+
+    transaction.on_commit(tell, robust=True)
 
 
 def _bot_stands_in(game: Game, seat: Seat, *, person: bool) -> str:

@@ -77,3 +77,10 @@ def send_digests() -> int:
     for user in readers:
         send_digest.delay(user.pk)
     return len(readers)
+
+
+@shared_task(name="games.tasks_mail.send_vacation_email", **MAIL_TASK)
+def send_vacation_email(seat_id: int, deadline_iso: str) -> bool:
+    from notifications.services import vacation_mail_send
+
+    return vacation_mail_send(seat_id=seat_id, deadline_iso=deadline_iso)

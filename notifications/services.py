@@ -508,3 +508,41 @@ def missed_mail_send(*, seat_id: int, missed_seat_id: int, misses: int) -> bool:
         seat=seat,
         version=game.version,
     )
+
+
+def vacation_mail_send(*, seat_id: int, deadline_iso: str) -> bool:
+    """Tell a player that a vacation day moved their deadline (once per new deadline)."""
+    seat = Seat.objects.select_related("user", "game").filter(pk=seat_id).first()
+    if seat is None or not _wants_mail(seat.user, digest_too=True):
+        return False
+    game = seat.game
+
+    def build() -> Mail | None:
+        fresh = Seat.objects.get(pk=seat_id)
+        if (
+            game.status != Game.Status.RUNNING
+            or fresh.deadline is None
+            or fresh.deadline.isoformat() != deadline_iso
+        ):
+            return None  # they moved meanwhile, or the deadline changed again
+        return Mail(
+            subject=_("A vacation day was used in %(title)s") % {"title": game_title(game)},
+            template="vacation",
+            context={
+                "title": game_title(game),
+                "needed": what_is_needed(game),
+                "deadline": local_deadline(fresh.deadline, seat.user),
+                "vacation_days": seat.user.vacation_days,
+                "game_url": game_url(game),
+            },
+        )
+
+    return notification_send(
+        key=f"vacation:{seat.pk}:{deadline_iso}",
+        user=seat.user,
+        kind="vacation",
+        build=build,
+        game=game,
+        seat=seat,
+        version=game.version,
+    )

@@ -45,17 +45,22 @@ def _no_vacation(*users: User) -> None:
     User.objects.filter(pk__in=[u.pk for u in users]).update(vacation_days=0)
 
 
-def test_a_missed_deadline_uses_a_vacation_day_first(make_user):
+def test_a_missed_deadline_uses_a_vacation_day_first(make_user, mailoutbox):
     game, (alice, _bob) = _table(make_user)
     User.objects.filter(pk=alice.pk).update(vacation_days=1.5)
     _overdue(_seat(game, alice), minutes=3)
     missed_at = _seat(game, alice).deadline
+    mailoutbox.clear()
     assert deadlines.deadlines_sweep() == {"vacation": 1}
     seat = _seat(game, alice)
     assert seat.deadline == missed_at + timedelta(days=1)
     assert seat.missed_deadlines == 0
     alice.refresh_from_db()
     assert alice.vacation_days == 0.5
+    (told,) = mailoutbox
+    assert told.to == ["a@example.org"]
+    assert "A vacation day was used" in told.subject
+    assert "Vacation days left: 0.5." in told.body
     # Next time the half day left is spent: twelve hours.
     _overdue(seat)
     missed_at = _seat(game, alice).deadline

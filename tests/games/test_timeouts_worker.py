@@ -30,35 +30,46 @@ def _wait_for(check: Callable[[], object], seconds: float = 30) -> object:
     raise AssertionError("the worker did not get there in time")
 
 
-def test_a_worker_plays_the_bot_mails_the_player_and_times_them_out(
-    make_user, settings, tmp_path, mailoutbox
-):
+@pytest.fixture
+def real_worker(settings, tmp_path, worker_id):
+    """A Celery worker in threads on the Redis broker, with this test process's own queue
+    (the same one tests/games/test_worker.py uses, so one worker process never mixes
+    queues)."""
     settings.CELERY_TASK_ALWAYS_EAGER = False
+    conf = celery_app.conf
+    saved = {k: conf[k] for k in ("task_always_eager", "broker_url", "task_default_queue")}
+    conf.task_always_eager = False
+    conf.broker_url = settings.REDIS_URL
+    conf.task_default_queue = f"test-bots-{worker_id}"
+    try:
+        with worker_and_scheduler(
+            celery_app, schedule_filename=str(tmp_path / "beat"), concurrency=2, beat=False
+        ):
+            yield
+    finally:
+        conf.update(saved)
+
+
+def test_a_worker_plays_the_bot_mails_the_player_and_times_them_out(
+    real_worker, make_user, settings, mailoutbox
+):
     settings.TURN_EMAIL_DELAY_SECONDS = 1
-    celery_app.conf.task_always_eager = False
-    assert celery_app.conf.broker_url.startswith("redis://")
-    celery_app.control.purge()
     alice = make_user(email="alice@example.org", vacation_days=0)
-    with worker_and_scheduler(
-        celery_app, schedule_filename=str(tmp_path / "beat"), concurrency=2, beat=False
-    ):
-        started = time.monotonic()
-        game = services.game_create(
-            creator=alice, players=2, bots=["greedy"], options={"flags": "random"}
-        )
-        # The bot's sealed bid is made by the worker.
-        _wait_for(lambda: Move.objects.filter(game=game, actor="bot").exists())
-        # The "your turn" mail leaves after the grace period, since Alice has not looked.
-        _wait_for(lambda: django_mail.outbox)
-        assert time.monotonic() - started >= 1
-        assert [m.to for m in django_mail.outbox] == [["alice@example.org"]]
-        # Alice misses her deadline; the sweep task has the bot bid for her.
-        seat = Seat.objects.get(game=game, user=alice)
-        Seat.objects.filter(pk=seat.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-        sweep_deadlines.delay()
-        _wait_for(lambda: Move.objects.filter(game=game, actor="timeout").exists())
-        # The game goes on: the bid was resolved and a new step began.
-        _wait_for(lambda: Move.objects.filter(game=game).count() >= 2)
+    started = time.monotonic()
+    game = services.game_create(
+        creator=alice, players=2, bots=["greedy"], options={"flags": "random"}
+    )
+    # The bot's sealed bid is made by the worker.
+    _wait_for(lambda: Move.objects.filter(game=game, actor="bot").exists())
+    # The "your turn" mail leaves after the grace period, since Alice has not looked.
+    _wait_for(lambda: django_mail.outbox)
+    assert time.monotonic() - started >= 1
+    assert [m.to for m in django_mail.outbox] == [["alice@example.org"]]
+    # Alice misses her deadline; the sweep task has the bot bid for her.
+    seat = Seat.objects.get(game=game, user=alice)
+    Seat.objects.filter(pk=seat.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    sweep_deadlines.delay()
+    _wait_for(lambda: Move.objects.filter(game=game, actor="timeout").exists())
     timeout = Move.objects.get(game=game, actor="timeout")
     assert timeout.seat == seat.seat
     assert Seat.objects.get(pk=seat.pk).missed_deadlines == 1
