@@ -14,5 +14,6 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("api/", api.urls),
+    path("notifications/", include("notifications.urls")),
     path("admin/", admin.site.urls),
 ]
