@@ -30,8 +30,11 @@ def cell_markup(svg: str, name: str) -> str:
 def test_every_cell_of_the_15_by_10_board_is_drawn_once() -> None:
     svg = str(render_board(view_with({})))
     names = re.findall(r'data-cell="([A-O](?:10|[1-9]))"', svg)
-    assert len(names) == 150 and len(set(names)) == 150
-    assert names[0] == "A1" and names[14] == "O1" and names[-1] == "O10"
+    assert len(names) == 150
+    assert len(set(names)) == 150
+    assert names[0] == "A1"
+    assert names[14] == "O1"
+    assert names[-1] == "O10"
     for col in "ABCDEFGHIJKLMNO":
         assert f">{col}</text>" in svg
     assert ">10</text>" in svg
@@ -43,7 +46,9 @@ def test_lakes_borders_and_values_are_marked() -> None:
     assert 'class="cell land border" data-cell="A1"' in svg
     assert 'class="cell land" data-cell="B2"' in svg
     label = re.search(r'data-lake="lake-2".*?</g></g>', svg)
-    assert label and ">2</text>" in label.group(0) and "marker owner p1" in label.group(0)
+    assert label
+    assert ">2</text>" in label.group(0)
+    assert "marker owner p1" in label.group(0)
     assert "owned by seat 2" in cell_markup(svg, "C4")
 
 
@@ -58,7 +63,8 @@ def test_markers_have_a_shape_and_number_as_well_as_a_colour() -> None:
     }
     for cell, (cls, shape) in expected.items():
         markup = cell_markup(svg, cell)
-        assert f"marker {cls}" in markup and shape in markup
+        assert f"marker {cls}" in markup
+        assert shape in markup
         assert f">{int(cls[1]) + 1}</text>" in markup
     assert "marker of Daisy" in cell_markup(svg, "B3")
 
@@ -70,18 +76,23 @@ def test_flags_carry_a_letter_and_names_are_escaped() -> None:
         )
     )
     flag = cell_markup(svg, "E5")
-    assert "f-green" in flag and ">G</text>" in flag and "green flag" in flag
+    assert "f-green" in flag
+    assert ">G</text>" in flag
+    assert "green flag" in flag
     sale = cell_markup(svg, "F2")
-    assert "for-sale" in sale and "&lt;b&gt;Joe&lt;/b&gt;" in sale
+    assert "for-sale" in sale
+    assert "&lt;b&gt;Joe&lt;/b&gt;" in sale
     assert "<b>Joe</b>" not in svg
 
 
 def test_cards_show_their_star_pattern() -> None:
     single = str(render_card({"id": "red-single-1", "colour": "red", "offset": None}))
     knight = str(render_card({"id": "blue-knight-1", "colour": "blue", "offset": [2, 1]}))
-    assert single.count('class="star') == 1 and knight.count('class="star') == 2
+    assert single.count('class="star') == 1
+    assert knight.count('class="star') == 2
     assert knight.count('class="card-cell"') == 6  # a 3 x 2 grid
-    assert ">B</span>" in knight and "c-blue" in knight
+    assert ">B</span>" in knight
+    assert "c-blue" in knight
     assert ">3</text>" in str(token_svg(2))
 
 
