@@ -311,6 +311,13 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
             client_id=form.cleaned_data.get("client_id") or None,
         )
     except GameError as exc:
+        if exc.status == 409 and wants_json(request):
+            # Stale: answer with the current table so the page catches up at once.
+            current = Game.objects.filter(pk=game_id).first()
+            body: dict[str, Any] = {"code": exc.code, "message": exc.message}
+            if current is not None:
+                body["document"] = selectors.game_document(game=current, user=request.user)
+            return JsonResponse(body, status=409)
         return error_reply(request, game_id, exc.status, exc.code, exc.message)
     if wants_json(request):
         return JsonResponse(selectors.game_document(game=game, user=request.user))

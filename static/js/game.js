@@ -213,8 +213,10 @@
   }
 
   /* ---------------- posting ---------------- */
+  var posting = 0;
   function submit(form, submitter) {
     if (!form) return;
+    posting += 1;
     var body = new FormData(form);
     if (submitter && submitter.name) body.append(submitter.name, submitter.value);
     if (form.elements.version) body.set("version", String(state.version));
@@ -226,12 +228,18 @@
     }).then(function (r) {
       return r.json().then(function (d) { return { ok: r.ok, data: d }; });
     }).then(function (res) {
+      posting -= 1;
       $all("button", form).forEach(function (b) { b.disabled = false; });
-      if (!res.ok) { showError(res.data.message || "Error"); return; }
+      if (!res.ok) {
+        if (res.data.document) receiveDocument(res.data.document);
+        showError(res.data.message || "Error");
+        return;
+      }
       if (form.dataset.ajax === "chat") { form.reset(); refreshPanels(); return; }
-      if (res.data.view) receive({ version: res.data.version, view: res.data.view, legal_actions: res.data.legal_actions, to_act: res.data.to_act, status: res.data.status });
+      if (res.data.view) receiveDocument(res.data);
       else refreshPanels();
     }).catch(function () {
+      posting -= 1;
       form.submit();  // the network or the script failed: fall back to a plain POST
     });
   }
@@ -250,34 +258,51 @@
       else i.checked = kept[k];
     });
   }
-  var panelsVersion = -1;
+  /* Panel refreshes run one at a time (a newer answer can never be replaced by an older
+   * one); a refresh asked for while one runs is done once more after it. */
+  var refreshing = false, again = false;
   function refreshPanels() {
-    return fetch(state.urls.panels, { credentials: "same-origin" })
+    if (refreshing) { again = true; return; }
+    refreshing = true;
+    fetch(state.urls.panels, { credentials: "same-origin" })
       .then(function (r) { return r.ok ? r.text() : null; })
-      .then(function (html) {
-        if (html === null) return;
-        var doc = new DOMParser().parseFromString("<div>" + html + "</div>", "text/html");
-        var kept = keepInputs();
-        var oldLog = {};
-        $all(".log-list li").forEach(function (li) { oldLog[li.textContent] = 1; });
-        var oldScores = {};
-        $all(".players-table tr[data-seat]").forEach(function (tr) { oldScores[tr.dataset.seat] = tr.textContent; });
-        var sellOpen = $("#sell-box") && $("#sell-box").open;
-        $all("[data-swap]", doc).forEach(function (fresh) {
-          var old = document.getElementById(fresh.id);
-          if (old) old.replaceWith(fresh);
-        });
-        var t = doc.querySelector("title[data-title]");
-        restoreInputs(kept);
-        if (sellOpen && $("#sell-box")) $("#sell-box").open = true;
-        $all(".log-list li").forEach(function (li) { if (!oldLog[li.textContent]) li.classList.add("fresh"); });
-        $all(".players-table tr[data-seat]").forEach(function (tr) {
-          if (oldScores[tr.dataset.seat] !== undefined && oldScores[tr.dataset.seat] !== tr.textContent) tr.classList.add("fresh");
-        });
-        wirePanels();
-        setTitle();
-        if (t) { /* server's idea of the title, kept for no-script parity */ }
-      }).catch(function () {});
+      .then(function (html) { if (html !== null) swapPanels(html); })
+      .catch(function () {})
+      .then(function () {
+        refreshing = false;
+        if (again) { again = false; refreshPanels(); }
+      });
+  }
+  function swapPanels(html) {
+    var doc = new DOMParser().parseFromString("<div>" + html + "</div>", "text/html");
+    var kept = keepInputs();
+    var oldLog = {};
+    $all(".log-list li").forEach(function (li) { oldLog[li.textContent] = 1; });
+    var oldScores = {};
+    $all(".players-table tr[data-seat]").forEach(function (tr) { oldScores[tr.dataset.seat] = tr.textContent; });
+    var sellOpen = $("#sell-box") && $("#sell-box").open;
+    var active = document.activeElement && document.activeElement.id;
+    $all("[data-swap]", doc).forEach(function (fresh) {
+      var old = document.getElementById(fresh.id);
+      if (old) old.replaceWith(fresh);
+    });
+    restoreInputs(kept);
+    if (sellOpen && $("#sell-box")) $("#sell-box").open = true;
+    if (active && document.getElementById(active)) document.getElementById(active).focus();
+    $all(".log-list li").forEach(function (li) { if (!oldLog[li.textContent]) li.classList.add("fresh"); });
+    $all(".players-table tr[data-seat]").forEach(function (tr) {
+      if (oldScores[tr.dataset.seat] !== undefined && oldScores[tr.dataset.seat] !== tr.textContent) tr.classList.add("fresh");
+    });
+    wirePanels();
+    setTitle();
+  }
+  /* True while the page is catching up (tests and the status line use it). */
+  function busy() {
+    var act = $(".act");
+    return refreshing || again || posting > 0 || !act || act.dataset.version !== String(state.version);
+  }
+  function receiveDocument(d) {
+    receive({ version: d.version, view: d.view, legal_actions: d.legal_actions, to_act: d.to_act, status: d.status });
   }
   function receive(msg) {
     if (typeof msg.version !== "number" || msg.version < state.version) return;
@@ -321,7 +346,7 @@
     window.setTimeout(connect, 1000 * Math.pow(2, retry - 1));
   }
 
-  window.CCGame = { state: state, receive: receive, refreshPanels: refreshPanels };
+  window.CCGame = { state: state, receive: receive, refreshPanels: refreshPanels, busy: busy };
   wirePanels();
   setTitle();
   connect();

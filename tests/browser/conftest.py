@@ -109,10 +109,20 @@ def browser() -> Iterator[Any]:
 
     from .driver import CHROMIUM_ARGS
 
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+    # Playwright's sync API keeps an event loop running in this thread; Django would then
+    # refuse the tests' own ORM calls. They are plain synchronous calls, so allow them.
+    before = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as p:
+            b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            yield b
+            b.close()
+    finally:
+        if before is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = before
 
 
 @pytest.fixture

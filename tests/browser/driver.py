@@ -31,8 +31,11 @@ def act_version(page: Page) -> str:
 
 
 def wait_for_change(page: Page, before: str, timeout: float = 15000) -> None:
+    """Wait until the page shows a newer version than ``before`` and has caught up."""
     page.wait_for_function(
-        "v => { const a = document.querySelector('.act'); return a && a.dataset.version !== v; }",
+        "v => { const a = document.querySelector('.act');"
+        " if (document.querySelector('.final-scores')) return true;"
+        " return a && a.dataset.version !== v && !window.CCGame.busy(); }",
         arg=before,
         timeout=timeout,
     )

@@ -70,9 +70,15 @@ def test_a_whole_game_against_the_greedy_bot(
     tally = Tally()
     moves = 0
     while not is_over(page):
-        if not play_one(page, tally):
-            # Nothing to do: the bot is thinking; the socket brings its move.
-            wait_for_change(page, act_version(page), timeout=30000)
+        try:
+            if not play_one(page, tally):
+                # Nothing to do: the bot is thinking; the socket brings its move.
+                wait_for_change(page, act_version(page), timeout=30000)
+        except Exception:
+            page.screenshot(
+                path=str(Path(os.environ.get("TMPDIR", "/tmp")) / "stuck.png"), full_page=True
+            )
+            raise AssertionError(f"stuck after {tally.actions[-8:]}") from None
         moves += 1
         assert moves < 400, f"the game did not end: {tally.actions[-10:]}"
         if moves == 40:
