@@ -50,7 +50,7 @@ def rotated(action: dict[str, Any]) -> bool:
 
 
 def test_a_whole_game_against_the_greedy_bot(
-    asgi_server: str, new_page: Callable[..., Any], player: Callable[[str], Any]
+    asgi_server: str, new_page: Callable[..., Any], player: Callable[[str], Any], tmp_path: Path
 ) -> None:
     from games.models import Game, Move
 
@@ -75,10 +75,10 @@ def test_a_whole_game_against_the_greedy_bot(
                 # Nothing to do: the bot is thinking; the socket brings its move.
                 wait_for_change(page, act_version(page), timeout=30000)
         except Exception:
-            page.screenshot(
-                path=str(Path(os.environ.get("TMPDIR", "/tmp")) / "stuck.png"), full_page=True
-            )
-            raise AssertionError(f"stuck after {tally.actions[-8:]}") from None
+            page.screenshot(path=str(tmp_path / "stuck.png"), full_page=True)
+            raise AssertionError(
+                f"stuck after {tally.actions[-8:]}; see {tmp_path / 'stuck.png'}"
+            ) from None
         moves += 1
         assert moves < 400, f"the game did not end: {tally.actions[-10:]}"
         if moves == 40:
