@@ -1,5 +1,211 @@
-"""Game endpoints of the JSON API (paths and shapes: ../shared/spec/api.md)."""
+"""Game endpoints of the JSON API (paths and shapes: api.md). Thin: parse, call a service
+or selector, answer. ``GameError`` from the services becomes ``{"code", "message"}`` with
+its status; a stale version answers 409 with the caller's current document in ``game``."""
 
-from ninja import Router
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from ninja import Field, Query, Router, Schema, Status
+from ninja.throttling import AnonRateThrottle, AuthRateThrottle
+
+from colorado.api import ApiError, optional_auth, signed_in
+from games import selectors, services
+from games.errors import GameError, StaleVersion
+from games.models import Game
 
 router = Router(tags=["games"])
+T = TypeVar("T")
+MAX_ID = 2**62
+
+Json = dict[str, Any]
+
+
+class CreateGame(Schema):
+    game: str = "colorado-county"
+    players: int
+    options: dict[str, Any] | None = None
+    clock: dict[str, Any] | str | None = None
+    on_timeout: str = "bot"
+    rated: bool = True
+    invite: list[str] = Field(default_factory=list, max_length=8)
+    bots: list[str] = Field(default_factory=list, max_length=8)
+    open_seats: bool = True
+    skip_weekends: bool = False
+
+
+class SubmitAction(Schema):
+    action: dict[str, Any]
+    version: int | None = None
+    client_id: str | None = Field(default=None, max_length=64)
+
+
+class ChatIn(Schema):
+    text: str = Field(max_length=2000)
+
+
+class ListFilter(Schema):
+    status: Game.Status | None = None
+    player: str | None = Field(default=None, max_length=150)
+    limit: int = Field(default=50, ge=1, le=200)
+    offset: int = Field(default=0, ge=0, le=100_000)
+
+
+def _user(request: HttpRequest) -> Any:
+    user = getattr(request, "auth", None)
+    if user is None or user is True or not getattr(user, "is_authenticated", False):
+        user = getattr(request, "user", None)
+    return user if getattr(user, "is_authenticated", False) else None
+
+
+def _game(game_id: int, request: HttpRequest) -> Game:
+    """The game, if the caller may watch it (404 unknown, 401 private table signed out)."""
+    game = (
+        Game.objects.select_related("created_by").filter(pk=game_id).first()
+        if (0 < game_id < MAX_ID)
+        else None
+    )
+    if game is None:
+        raise ApiError(404, "not_found", _("There is no such game."))
+    if not selectors.can_watch(game=game, user=_user(request)):
+        raise ApiError(401, "not_signed_in", _("Sign in to watch this table."))
+    return game
+
+
+def _call(request: HttpRequest, game_id: int | None, fn: Callable[[], T]) -> T:
+    try:
+        return fn()
+    except StaleVersion as exc:
+        extra: Json = {}
+        if game_id is not None:
+            game = Game.objects.get(pk=game_id)
+            extra["game"] = selectors.game_document(game=game, user=_user(request))
+        raise ApiError(exc.status, exc.code, exc.message, **extra) from None
+    except GameError as exc:
+        raise ApiError(exc.status, exc.code, exc.message) from None
+
+
+@router.post(
+    "/games", auth=signed_in, response={201: Json}, summary="Open a table (starts when full)"
+)
+def create_game(request: HttpRequest, payload: CreateGame) -> Status[Json]:
+    user = _user(request)
+    game = _call(
+        request,
+        None,
+        lambda: services.game_create(
+            creator=user,
+            game=payload.game,
+            players=payload.players,
+            options=payload.options,
+            clock=payload.clock,
+            on_timeout=payload.on_timeout,
+            rated=payload.rated,
+            invite=payload.invite,
+            bots=payload.bots,
+            open_seats=payload.open_seats,
+            skip_weekends=payload.skip_weekends,
+        ),
+    )
+    return Status(201, selectors.game_document(game=game, user=user))
+
+
+@router.get("/games", auth=optional_auth, response=list[Json], summary="List tables")
+def list_games(request: HttpRequest, filters: Query[ListFilter]) -> list[Json]:
+    games = selectors.games_list(user=_user(request), status=filters.status, player=filters.player)
+    page = games[filters.offset : filters.offset + filters.limit]
+    return [selectors.game_summary(game=g, seats=selectors.seats_of(g)) for g in page]
+
+
+@router.get("/games/{game_id}", auth=optional_auth, response=Json, summary="The table for me")
+def get_game(request: HttpRequest, game_id: int) -> Json:
+    game = _game(game_id, request)
+    user = _user(request)
+    doc = selectors.game_document(game=game, user=user)
+    if doc["my_seat"] is not None:
+        services.seat_mark_seen(game_id=game.pk, user=user, version=game.version)
+    return doc
+
+
+@router.post("/games/{game_id}/join", auth=signed_in, response=Json, summary="Take a seat")
+def join_game(request: HttpRequest, game_id: int) -> Json:
+    user = _user(request)
+    game = _call(request, game_id, lambda: services.game_join(game_id=game_id, user=user))
+    return selectors.game_document(game=game, user=user)
+
+
+@router.post("/games/{game_id}/leave", auth=signed_in, response=Json, summary="Leave an open table")
+def leave_game(request: HttpRequest, game_id: int) -> Json:
+    user = _user(request)
+    game = _call(request, game_id, lambda: services.game_leave(game_id=game_id, user=user))
+    return selectors.game_document(game=game, user=user)
+
+
+@router.post(
+    "/games/{game_id}/actions",
+    auth=signed_in,
+    response=Json,
+    throttle=[AuthRateThrottle("1200/min")],
+    summary="Submit an action of my seat",
+)
+def submit_action(request: HttpRequest, game_id: int, payload: SubmitAction) -> Json:
+    user = _user(request)
+    game = _call(
+        request,
+        game_id,
+        lambda: services.action_submit(
+            game_id=game_id,
+            user=user,
+            action=payload.action,
+            version=payload.version,
+            client_id=payload.client_id,
+        ),
+    )
+    return selectors.game_document(game=game, user=user)
+
+
+@router.get("/games/{game_id}/log", auth=optional_auth, response=list[Json], summary="Log")
+def game_log(request: HttpRequest, game_id: int, since: int = 0) -> list[Json]:
+    game = _game(game_id, request)
+    if not 0 <= since < MAX_ID:
+        raise ApiError(400, "bad_request", _("since must be a version number."))
+    return selectors.game_log(game=game, user=_user(request), since=since)
+
+
+@router.get(
+    "/games/{game_id}/export",
+    auth=optional_auth,
+    response=Json,
+    throttle=[AnonRateThrottle("20/min"), AuthRateThrottle("120/min")],
+    summary="The replayable record of a finished game",
+)
+def export_game(request: HttpRequest, game_id: int) -> Json:
+    game = _game(game_id, request)
+    if game.status != Game.Status.FINISHED:
+        raise ApiError(
+            409,
+            "not_finished",
+            _("The record (with the seed) is published when the game ends."),
+            seed_hash=game.seed_hash,
+        )
+    return selectors.game_export(game=game)
+
+
+@router.post(
+    "/games/{game_id}/chat",
+    auth=signed_in,
+    response={201: Json},
+    throttle=[AuthRateThrottle("30/min")],
+    summary="Say something at the table",
+)
+def post_chat(request: HttpRequest, game_id: int, payload: ChatIn) -> Status[Json]:
+    user = _user(request)
+    message = _call(
+        request,
+        game_id,
+        lambda: services.chat_post(game_id=game_id, user=user, text=payload.text),
+    )
+    return Status(201, selectors.chat_entry(message))

@@ -47,7 +47,12 @@ class Game(models.Model):
     seed_hash = models.CharField(max_length=64)
 
     state = models.JSONField(null=True, blank=True)  # engine dump: secret, never sent out
+    # 0 while open; 1 once started (the setup); each accepted action adds one.
     version = models.PositiveIntegerField(default=0)
+    # The engine's setup events (version 1), filtered per seat like move events.
+    setup_events = models.JSONField(default=list, blank=True)
+    # Seats whose action is required now (engine ``to_act``), kept for lists and sweeps.
+    to_act = models.JSONField(default=list, blank=True)
 
     clock_initial_seconds = models.PositiveIntegerField(default=72 * 3600)
     clock_increment_seconds = models.PositiveIntegerField(default=24 * 3600)

@@ -1,0 +1,80 @@
+"""Bot players: their accounts, and how a bot picks its action.
+
+A bot is a user (``is_bot=True``, ``bot_kind``) named ``bot-<kind>``, ``bot-<kind>-2``, …;
+one account per seat at a table, so two greedy bots at one table are two users. A bot sees
+only its own seat's view and legal actions, exactly like a person using the API; the move
+itself goes through ``games.services.action_submit`` (from the ``games.tasks.bot_move``
+Celery task).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from accounts.models import User
+
+# The kinds offered when the engine's bot package does not list its own.
+DEFAULT_KINDS = ("random", "greedy", "search")
+
+
+def bot_kinds() -> tuple[str, ...]:
+    """The bot kinds a table may seat."""
+    try:
+        from games.engine import bots as engine_bots
+    except ImportError:
+        return DEFAULT_KINDS
+    names = getattr(engine_bots, "bot_names", None) or getattr(engine_bots, "names", None)
+    if callable(names):
+        return tuple(str(n) for n in names())
+    return DEFAULT_KINDS
+
+
+def bot_account(*, kind: str, exclude: Iterable[int] = ()) -> User:
+    """The first bot account of ``kind`` whose id is not in ``exclude`` (the users already
+    seated at the table), created when needed. Safe under concurrency."""
+    taken = set(exclude)
+    n = 1
+    while True:
+        username = f"bot-{kind}" if n == 1 else f"bot-{kind}-{n}"
+        user = User.objects.filter(username=username).first()
+        if user is None:
+            try:
+                with transaction.atomic():
+                    user = User.objects.create(
+                        username=username,
+                        is_bot=True,
+                        bot_kind=kind,
+                        display_name=f"{kind.capitalize()} bot" + (f" {n}" if n > 1 else ""),
+                        email_notifications=User.EmailNotifications.OFF,
+                    )
+                    user.set_unusable_password()
+                    user.save(update_fields=["password"])
+            except IntegrityError:
+                user = User.objects.get(username=username)
+        if user.pk not in taken:
+            return user
+        n += 1
+
+
+def bot_rng(*, seed: str, version: int, seat: int) -> random.Random:
+    """The bot's random generator for one decision: reproducible, not for security."""
+    return random.Random(f"{seed}:bot:{version}:{seat}")  # noqa: S311
+
+
+def bot_choose(
+    *,
+    kind: str,
+    engine: Any,
+    view: dict[str, Any],
+    legal_actions: list[dict[str, Any]],
+    rng: random.Random,
+) -> dict[str, Any]:
+    """The action the bot of ``kind`` plays from this view (``legal_actions`` non-empty)."""
+    from games.engine.bots import get_bot
+
+    action: dict[str, Any] = get_bot(kind).choose(engine, view, legal_actions, rng)
+    return action

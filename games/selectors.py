@@ -1,0 +1,248 @@
+"""Reads: what a caller may see of a game.
+
+Every document is built for one caller. Engine state leaves the server only through the
+engine's ``view(state, seat)`` of the caller's own seat (or the public view, ``None``, for
+spectators), and log events only when their ``visible_to`` is ``"all"`` or names that seat.
+Sealed bid rows and the seed are never read here except the seed of a finished game
+(``game_export``).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db.models import F, Q, QuerySet
+
+from games.models import ChatMessage, Game, Move, Seat
+from games.snapshots import engine_for, load_state
+
+__all__ = [
+    "can_watch",
+    "chat_entry",
+    "game_document",
+    "game_export",
+    "game_log",
+    "game_summary",
+    "games_for_user",
+    "open_games",
+    "seat_for_user",
+]
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def _signed_in(user: Any) -> bool:
+    return user is not None and bool(getattr(user, "is_authenticated", False))
+
+
+def _seats(game: Game) -> list[Seat]:
+    cached: list[Seat] | None = getattr(game, "_prefetched_seats", None)
+    if cached is not None:
+        return cached
+    return list(
+        Seat.objects.filter(game=game)
+        .select_related("user")
+        .order_by(F("seat").asc(nulls_last=True), "joined_at", "id")
+    )
+
+
+def seat_for_user(*, game: Game, user: Any) -> Seat | None:
+    """The caller's seat at ``game`` (None for spectators and anonymous visitors)."""
+    if not _signed_in(user):
+        return None
+    return next((s for s in _seats(game) if s.user_id == user.pk), None)
+
+
+def can_watch(*, game: Game, user: Any) -> bool:
+    """Players and signed-in users may watch any table; anonymous visitors only tables
+    that are open to everyone (``open_seats``)."""
+    return _signed_in(user) or game.open_seats
+
+
+def _seat_json(seat: Seat) -> dict[str, Any]:
+    return {
+        "seat": seat.seat,
+        "username": seat.user.username,
+        "display_name": seat.user.shown_name,
+        "is_bot": bool(seat.bot_kind),
+        "bot_kind": seat.bot_kind or None,
+        "colour": seat.colour or None,
+        "clock_deadline": _iso(seat.deadline),
+        "clock_remaining_seconds": seat.clock_remaining_seconds,
+        "resigned": seat.resigned,
+        "final_score": seat.final_score,
+        "final_rank": seat.final_rank,
+    }
+
+
+def game_summary(*, game: Game, seats: list[Seat] | None = None) -> dict[str, Any]:
+    """The public part of the game document (no view, nothing private): for lists."""
+    seats = seats if seats is not None else _seats(game)
+    return {
+        "id": game.pk,
+        "game": game.game,
+        "status": game.status,
+        "version": game.version,
+        "num_players": game.num_players,
+        "options": game.options,
+        "clock": {
+            "initial_hours": game.clock_initial_seconds / 3600,
+            "increment_hours": game.clock_increment_seconds / 3600,
+            "max_hours": game.clock_max_seconds / 3600,
+        },
+        "on_timeout": game.on_timeout,
+        "rated": game.rated,
+        "open_seats": game.open_seats,
+        "skip_weekends": game.skip_weekends,
+        "created_by": game.created_by.username if game.created_by_id else None,  # type: ignore[union-attr]
+        "created_at": _iso(game.created_at),
+        "started_at": _iso(game.started_at),
+        "finished_at": _iso(game.finished_at),
+        "seed_hash": game.seed_hash,
+        "seats": [_seat_json(s) for s in seats],
+        "to_act": list(game.to_act),
+        "result": game.result,
+    }
+
+
+def game_document(*, game: Game, user: Any) -> dict[str, Any]:
+    """The api.md game document for ``user``: their seat's view and legal actions, or the
+    public view and no actions for spectators. The caller checks ``can_watch`` first."""
+    seats = _seats(game)
+    mine = next((s for s in seats if s.user_id == user.pk), None) if _signed_in(user) else None
+    doc = game_summary(game=game, seats=seats)
+    my_seat = mine.seat if mine is not None else None
+    doc["my_seat"] = my_seat
+    doc["view"] = None
+    doc["legal_actions"] = []
+    if game.state is not None:
+        engine = engine_for(game)
+        state = load_state(game)
+        doc["view"] = engine.view(state, my_seat)
+        if my_seat is not None and game.status == Game.Status.RUNNING and not mine.resigned:  # type: ignore[union-attr]
+            doc["legal_actions"] = engine.legal_actions(state, my_seat)
+        doc["decision_version"] = mine.decision_version if mine is not None else None
+    return doc
+
+
+def _visible(event: dict[str, Any], seat: int | None) -> bool:
+    to = event.get("visible_to", "all")
+    if to == "all":
+        return True
+    return seat is not None and isinstance(to, list) and seat in to
+
+
+def _entry(event: dict[str, Any], *, version: int, at: datetime | None, actor: str) -> dict:
+    out = {k: v for k, v in event.items() if k != "visible_to"}
+    out["version"] = version
+    out["at"] = _iso(at)
+    out["actor"] = actor
+    return out
+
+
+def chat_entry(message: ChatMessage) -> dict[str, Any]:
+    return {
+        "type": "chat",
+        "id": message.pk,
+        "version": message.version,
+        "at": _iso(message.created_at),
+        "username": message.user.username,
+        "display_name": message.user.shown_name,
+        "text": message.text,
+    }
+
+
+def game_log(
+    *, game: Game, user: Any, since: int = 0, chat: bool = True, until: int | None = None
+) -> list[dict[str, Any]]:
+    """The events ``user`` may see after version ``since`` (up to ``until``), in order, and
+    the chat said after it. Spectators see the public events only."""
+    mine = seat_for_user(game=game, user=user)
+    seat = mine.seat if mine is not None else None
+    out: list[dict[str, Any]] = []
+    if since < 1 and game.version >= 1 and (until is None or until >= 1):
+        out += [
+            _entry(e, version=1, at=game.started_at, actor="setup")
+            for e in game.setup_events
+            if _visible(e, seat)
+        ]
+    moves = Move.objects.filter(game=game, version__gt=since).order_by("version")
+    if until is not None:
+        moves = moves.filter(version__lte=until)
+    for move in moves.only("version", "events", "created_at", "actor"):
+        out += [
+            _entry(e, version=move.version, at=move.created_at, actor=move.actor)
+            for e in move.events
+            if _visible(e, seat)
+        ]
+    if chat:
+        messages = ChatMessage.objects.filter(game=game)
+        if since > 0:
+            messages = messages.filter(version__gt=since)
+        out += [chat_entry(m) for m in messages.select_related("user").order_by("created_at", "id")]
+        out.sort(key=lambda e: (e["version"], e["type"] == "chat"))
+    return out
+
+
+def game_export(*, game: Game) -> dict[str, Any]:
+    """The replayable record of a FINISHED game (seed included). Callers check the status."""
+    seats = _seats(game)
+    return {
+        "id": game.pk,
+        "game": game.game,
+        "players": [
+            {"seat": s.seat, "username": s.user.username, "is_bot": bool(s.bot_kind)} for s in seats
+        ],
+        "options": game.options,
+        "seed": game.seed,
+        "seed_hash": game.seed_hash,
+        "moves": [
+            {"seat": m.seat, "action": m.action, "at": _iso(m.created_at), "actor": m.actor}
+            for m in Move.objects.filter(game=game).order_by("version")
+        ],
+        "result": game.result,
+    }
+
+
+def _with_seats(qs: QuerySet[Game]) -> QuerySet[Game]:
+    return qs.select_related("created_by").prefetch_related("seats__user")
+
+
+def games_for_user(*, user: Any, status: str | None = None) -> QuerySet[Game]:
+    """Games ``user`` is seated at, newest first."""
+    qs = Game.objects.filter(seats__user=user)
+    if status:
+        qs = qs.filter(status=status)
+    return _with_seats(qs.order_by("-created_at").distinct())
+
+
+def open_games() -> QuerySet[Game]:
+    """Open tables anyone may join, newest first."""
+    return _with_seats(
+        Game.objects.filter(status=Game.Status.OPEN, open_seats=True).order_by("-created_at")
+    )
+
+
+def games_list(
+    *, user: Any, status: str | None = None, player: str | None = None
+) -> QuerySet[Game]:
+    """Games the caller may list: tables open to all, and any table they are at or invited
+    to; signed-in users see every table (anyone signed in may watch)."""
+    qs = Game.objects.all()
+    if not _signed_in(user):
+        qs = qs.filter(open_seats=True)
+    if status:
+        qs = qs.filter(status=status)
+    if player:
+        qs = qs.filter(Q(seats__user__username=player))
+    return _with_seats(qs.order_by("-created_at").distinct())
+
+
+def seats_of(game: Game) -> list[Seat]:
+    """Seats of a game fetched with ``games_list``/``games_for_user`` (prefetched)."""
+    seats = list(game.seats.all())
+    seats.sort(key=lambda s: (s.seat is None, s.seat or 0, s.joined_at, s.pk))
+    return seats

@@ -1,0 +1,615 @@
+"""Every write to a game goes through here.
+
+Each function is keyword-only and runs as ONE database transaction that starts by locking
+the game row (``select_for_update``), so two requests for the same table are serialised:
+nothing is lost or applied twice. Anything that leaves the database (socket broadcast, bot
+task) is deferred with ``transaction.on_commit`` and so only happens for committed changes.
+Errors are ``games.errors.GameError`` subclasses and leave the database unchanged.
+
+Versions: ``Game.version`` is 0 while a table is open, 1 once started (the setup), and grows
+by one per accepted action (``Move.version`` is the version after the move). Each seat keeps
+``decision_version``, the version at which its legal actions last changed; an action sent
+with an older version is refused with ``stale_version``, a newer one is fine even if other
+seats moved meanwhile (simultaneous bids never collide).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import random
+import secrets
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from games import bots as bot_players
+from games.engine import IllegalAction, get_game, validate_options
+from games.errors import BadRequest, Conflict, IllegalMove, NotAllowed, NotFound, StaleVersion
+from games.models import ChatMessage, Game, Invitation, Move, SealedBid, Seat
+from games.signals import game_advanced, game_finished
+from games.snapshots import engine_for, load_state, remember_state
+
+log = logging.getLogger(__name__)
+
+__all__ = [
+    "CLOCK_PRESETS",
+    "action_submit",
+    "chat_post",
+    "game_abort",
+    "game_create",
+    "game_join",
+    "game_leave",
+    "game_start",
+    "seat_hand_to_bot",
+    "seat_mark_seen",
+]
+
+# (initial_hours, increment_hours, max_hours)
+CLOCK_PRESETS: dict[str, tuple[float, float, float]] = {
+    "fast": (24, 12, 48),
+    "normal": (72, 24, 168),
+    "slow": (168, 72, 336),
+}
+MIN_HOURS = 1 / 60
+MAX_HOURS = 24 * 60  # sixty days
+CLIENT_ID_MAX = 64
+CHAT_MAX = 500
+# Actions whose cowboys are a sealed bid, and the event that reveals their step.
+SEALED_ACTIONS = {"bid": "r", "sale_bid": "sale"}
+REVEAL_EVENTS = {"bids_revealed": "r", "sale_bids_revealed": "sale"}
+
+
+def group_name(game_id: int) -> str:
+    """The channel-layer group of a game's sockets."""
+    return f"game-{game_id}"
+
+
+# --- helpers -------------------------------------------------------------------------------
+
+
+def _check_id(game_id: Any) -> int:
+    if isinstance(game_id, bool) or not isinstance(game_id, int) or not 0 < game_id < 2**62:
+        raise NotFound()
+    return game_id
+
+
+def _locked(game_id: Any) -> Game:
+    try:
+        return Game.objects.select_for_update().get(pk=_check_id(game_id))
+    except Game.DoesNotExist:
+        raise NotFound() from None
+
+
+def _hours(value: Any, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise BadRequest(
+            _("The clock's %(name)s must be a number of hours.") % {"name": name},
+            code="bad_clock",
+        )
+    hours = float(value)
+    if not MIN_HOURS - 1e-9 <= hours <= MAX_HOURS:
+        raise BadRequest(
+            _("The clock's %(name)s must be between one minute and sixty days.") % {"name": name},
+            code="bad_clock",
+        )
+    return hours
+
+
+def _clock_seconds(clock: Any) -> tuple[int, int, int]:
+    if clock is None:
+        clock = "normal"
+    if isinstance(clock, str):
+        if clock not in CLOCK_PRESETS:
+            raise BadRequest(
+                _("Unknown clock preset; choose fast, normal or slow."), code="bad_clock"
+            )
+        initial, increment, maximum = CLOCK_PRESETS[clock]
+    elif isinstance(clock, Mapping):
+        unknown = set(clock) - {"initial_hours", "increment_hours", "max_hours"}
+        if unknown:
+            raise BadRequest(
+                _("The clock takes initial_hours, increment_hours and max_hours only."),
+                code="bad_clock",
+            )
+        initial = _hours(clock.get("initial_hours", 72), "initial_hours")
+        increment = _hours(clock.get("increment_hours", 24), "increment_hours")
+        maximum = _hours(clock.get("max_hours", max(initial, 168)), "max_hours")
+        if maximum < initial:
+            raise BadRequest(
+                _("The clock's max_hours must be at least its initial_hours."), code="bad_clock"
+            )
+    else:
+        raise BadRequest(_("The clock must be a preset name or an object."), code="bad_clock")
+    return round(initial * 3600), round(increment * 3600), round(maximum * 3600)
+
+
+def _seat_of(game: Game, user: Any) -> Seat | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return Seat.objects.filter(game=game, user=user).first()
+
+
+def _ranks(scores: Sequence[int]) -> list[int]:
+    """Competition ranks: 1 for the best score, ties share a rank."""
+    return [1 + sum(1 for other in scores if other > s) for s in scores]
+
+
+def _broadcast(game_id: int, message: dict[str, Any]) -> None:
+    from colorado.realtime import group_send
+
+    try:
+        group_send(group_name(game_id), {"game_id": game_id, **message})
+    except Exception:  # the move is committed; a broken layer must not turn it into a 500
+        log.exception("broadcast to game %s failed", game_id)
+
+
+def _after_change(game: Game, *, bot_due: bool, state: Any = None) -> None:
+    """Schedule what follows a committed change: remember the state, tell the sockets,
+    wake the bot task."""
+    game_id, version = int(game.pk), int(game.version)
+    if state is not None:
+        transaction.on_commit(lambda: remember_state(game, state, version=version))
+    transaction.on_commit(lambda: _broadcast(game_id, {"type": "game.update", "version": version}))
+    if bot_due:
+        from games.tasks import queue_bot_move
+
+        transaction.on_commit(lambda: queue_bot_move(game_id=game_id, version=version))
+
+
+def _bot_due(game: Game) -> bool:
+    if game.status != Game.Status.RUNNING or not game.to_act:
+        return False
+    return Seat.objects.filter(game=game, seat__in=game.to_act).exclude(bot_kind="").exists()
+
+
+# --- tables ------------------------------------------------------------------------------
+
+
+def game_create(
+    *,
+    creator: User,
+    game: str = "colorado-county",
+    players: int,
+    options: Mapping[str, Any] | None = None,
+    clock: Mapping[str, Any] | str | None = None,
+    on_timeout: str = "bot",
+    rated: bool = True,
+    invite: Iterable[str] = (),
+    bots: Iterable[str] = (),
+    open_seats: bool = True,
+    skip_weekends: bool = False,
+) -> Game:
+    """Open a table; the creator takes a seat, each bot kind in ``bots`` another, and each
+    username in ``invite`` gets an invitation. Starts the game at once if every seat is
+    filled. One transaction."""
+    try:
+        engine = get_game(game) if isinstance(game, str) else None
+    except KeyError:
+        engine = None
+    if engine is None:
+        raise BadRequest(_("Unknown game."), code="unknown_game")
+    if (
+        isinstance(players, bool)
+        or not isinstance(players, int)
+        or not engine.min_players <= players <= engine.max_players
+    ):
+        raise BadRequest(
+            _("This game is played by %(min)d to %(max)d players.")
+            % {"min": engine.min_players, "max": engine.max_players},
+            code="bad_players",
+        )
+    try:
+        clean_options = validate_options(engine.slug, options)
+    except ValueError as exc:
+        raise BadRequest(str(exc), code="bad_options") from None
+    initial, increment, maximum = _clock_seconds(clock)
+    if on_timeout not in Game.OnTimeout.values:
+        raise BadRequest(_("on_timeout must be bot or wait."), code="bad_on_timeout")
+    bot_list = [bots] if isinstance(bots, str) else list(bots)
+    invite_list = [invite] if isinstance(invite, str) else list(invite)
+    kinds = bot_players.bot_kinds()
+    for kind in bot_list:
+        if not isinstance(kind, str) or kind not in kinds:
+            raise BadRequest(
+                _("Unknown bot kind; choose one of %(kinds)s.") % {"kinds": ", ".join(kinds)},
+                code="unknown_bot",
+            )
+    if len(bot_list) > players - 1:
+        raise BadRequest(_("There are more bots than free seats."), code="too_many_bots")
+    names: list[str] = []
+    for name in invite_list:
+        if not isinstance(name, str) or not 0 < len(name) <= 150:
+            raise BadRequest(_("Invite people by their usernames."), code="unknown_user")
+        if name not in names and name != creator.username:
+            names.append(name)
+    if len(names) > players - 1 - len(bot_list):
+        raise BadRequest(_("More invitations than free seats."), code="too_many_invitations")
+    if not isinstance(rated, bool) or not isinstance(open_seats, bool):
+        raise BadRequest(_("rated and open_seats are true or false."), code="bad_request")
+
+    with transaction.atomic():
+        invitees = list(User.objects.filter(username__in=names, is_active=True, is_bot=False))
+        if len(invitees) != len(names):
+            missing = sorted(set(names) - {u.username for u in invitees})
+            raise BadRequest(
+                _("There is no player called %(name)s.") % {"name": missing[0][:40]},
+                code="unknown_user",
+            )
+        seed = secrets.token_hex(16)
+        row = Game.objects.create(
+            game=engine.slug,
+            options=clean_options,
+            num_players=players,
+            created_by=creator,
+            seed=seed,
+            seed_hash=hashlib.sha256(seed.encode()).hexdigest(),
+            clock_initial_seconds=initial,
+            clock_increment_seconds=increment,
+            clock_max_seconds=maximum,
+            skip_weekends=bool(skip_weekends),
+            on_timeout=on_timeout,
+            rated=rated,
+            open_seats=open_seats,
+        )
+        row = Game.objects.select_for_update().get(pk=row.pk)
+        # A bot account opening a table (scripts, benchmarks) plays its own seat.
+        Seat.objects.create(
+            game=row, user=creator, bot_kind=creator.bot_kind if creator.is_bot else ""
+        )
+        taken = {creator.pk}
+        for kind in bot_list:
+            account = bot_players.bot_account(kind=kind, exclude=taken)
+            taken.add(account.pk)
+            Seat.objects.create(game=row, user=account, bot_kind=kind)
+        Invitation.objects.bulk_create(
+            [Invitation(game=row, user=u, invited_by=creator) for u in invitees]
+        )
+        if len(taken) == players:
+            _start(row)
+    return row
+
+
+def bots_module_kinds() -> tuple[str, ...]:
+    return bot_players.bot_kinds()
+
+
+def game_join(*, game_id: int, user: User) -> Game:
+    """Take a free seat at an open table (idempotent for someone already seated); starts the
+    game when the last seat fills. 409 ``not_open`` / ``table_full``, 403 ``not_invited``."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        if Seat.objects.filter(game=game, user=user).exists():
+            return game
+        if game.status != Game.Status.OPEN:
+            raise Conflict(_("This table is no longer open."), code="not_open")
+        invitation = Invitation.objects.filter(game=game, user=user).first()
+        if not game.open_seats and invitation is None:
+            raise NotAllowed(_("This table is by invitation only."), code="not_invited")
+        if getattr(user, "is_bot", False):
+            raise NotAllowed(_("Bots take seats only when a table is created."), code="bot")
+        if Seat.objects.filter(game=game).count() >= game.num_players:
+            raise Conflict(_("Every seat at this table is taken."), code="table_full")
+        Seat.objects.create(game=game, user=user)
+        if invitation is not None and invitation.accepted_at is None:
+            invitation.accepted_at = timezone.now()
+            invitation.save(update_fields=["accepted_at"])
+        if Seat.objects.filter(game=game).count() == game.num_players:
+            _start(game)
+        else:
+            _after_change(game, bot_due=False)
+    return game
+
+
+def game_leave(*, game_id: int, user: User) -> Game:
+    """Give up a seat at a table that has not started. The table is aborted when no person
+    is left at it."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        seat = _seat_of(game, user)
+        if seat is None:
+            raise NotAllowed(_("You are not seated at this table."), code="not_a_player")
+        if game.status != Game.Status.OPEN:
+            raise Conflict(_("Only a table that has not started can be left."), code="not_open")
+        seat.delete()
+        if not Seat.objects.filter(game=game, bot_kind="").exists():
+            game.status = Game.Status.ABORTED
+            game.finished_at = timezone.now()
+            game.save(update_fields=["status", "finished_at", "updated_at"])
+        _after_change(game, bot_due=False)
+    return game
+
+
+def game_start(*, game_id: int) -> Game:
+    """Start a full open table: draw the seat order from the seed, deal (engine setup)."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.status != Game.Status.OPEN:
+            raise Conflict(_("This game has already started."), code="not_open")
+        if Seat.objects.filter(game=game).count() != game.num_players:
+            raise Conflict(_("Not every seat is taken yet."), code="not_full")
+        _start(game)
+    return game
+
+
+def _start(game: Game) -> None:
+    """Start ``game`` (locked by the caller, every seat taken)."""
+    engine = engine_for(game)
+    seats = list(Seat.objects.filter(game=game).order_by("joined_at", "id"))
+    order = list(range(len(seats)))
+    random.Random(f"{game.seed}:seats").shuffle(order)  # noqa: S311 (fair draw from the seed)
+    state, events = engine.setup_events(game.num_players, game.seed, game.options)
+    public = engine.view(state, None)
+    colours = [p.get("colour", "") for p in public.get("players", [])]
+    for seat, number in zip(seats, order, strict=True):
+        seat.seat = number
+        seat.colour = colours[number] if number < len(colours) else ""
+        seat.decision_version = 1
+        seat.clock_remaining_seconds = float(game.clock_initial_seconds)
+    Seat.objects.bulk_update(
+        seats, ["seat", "colour", "decision_version", "clock_remaining_seconds"]
+    )
+    now = timezone.now()
+    game.state = engine.dump(state)
+    game.setup_events = events
+    game.version = 1
+    game.to_act = sorted(engine.to_act(state))
+    game.status = Game.Status.RUNNING
+    game.started_at = now
+    game.save(
+        update_fields=[
+            "state",
+            "setup_events",
+            "version",
+            "to_act",
+            "status",
+            "started_at",
+            "updated_at",
+        ]
+    )
+    game_advanced.send(
+        sender=Game,
+        game=game,
+        move=None,
+        previous_to_act=frozenset(),
+        to_act=frozenset(game.to_act),
+    )
+    _after_change(game, bot_due=_bot_due(game), state=state)
+
+
+def game_abort(*, game_id: int) -> Game:
+    """Stop a table that is open or running; it is not rated and nothing more is played."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
+            raise Conflict(_("This game is already over."), code="game_over")
+        game.status = Game.Status.ABORTED
+        game.finished_at = timezone.now()
+        game.to_act = []
+        game.save(update_fields=["status", "finished_at", "to_act", "updated_at"])
+        _after_change(game, bot_due=False)
+    return game
+
+
+# --- moves -------------------------------------------------------------------------------
+
+
+def _resolve_seat(seats: list[Seat], *, user: Any, seat: Any, actor: str) -> Seat:
+    if seat is not None:
+        if isinstance(seat, Seat):
+            seat = seat.seat
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise BadRequest(_("The seat is a number."), code="bad_seat")
+        row = next((s for s in seats if s.seat == seat), None)
+        if row is None:
+            raise NotFound(_("There is no such seat."), code="no_such_seat")
+        if actor == Move.Actor.PLAYER and (user is None or row.user_id != user.pk):
+            raise NotAllowed(_("That is not your seat."), code="not_your_seat")
+        return row
+    signed_in = user is not None and getattr(user, "is_authenticated", False)
+    row = next((s for s in seats if signed_in and s.user_id == user.pk), None)
+    if row is None:
+        raise NotAllowed(_("You are not a player at this table."), code="not_a_player")
+    return row
+
+
+def _step_name(game: Game, engine: Any, state: Any, kind: str) -> str:
+    """The bidding step a sealed bid belongs to (one row per seat and step)."""
+    if kind == "r":
+        public = engine.view(state, None)
+        return f"r{public.get('round', 0)}t{public.get('turn', 0)}"
+    sales = Move.objects.filter(game=game, action__type="sell").count()
+    return f"sale{sales}"
+
+
+def action_submit(
+    *,
+    game_id: int,
+    user: User | None = None,
+    seat: int | Seat | None = None,
+    action: Any,
+    version: Any = None,
+    client_id: Any = None,
+    actor: str = "player",
+) -> Game:
+    """Apply one action for a seat. ONE transaction holding the game row lock:
+
+    1. a ``client_id`` already used at this game answers with the current game and applies
+       nothing (a retry);
+    2. the caller must hold the seat (``actor="player"``), or be the bot standing in
+       (``bot``/``timeout`` with ``seat``); a resigned seat is played by its bot only;
+    3. ``version`` older than the seat's ``decision_version`` → 409 ``stale_version``;
+    4. the engine applies the action (``IllegalAction`` → 422 with its code, nothing written);
+    5. the ``Move`` row, sealed bid rows (revealed with the last bid), the new snapshot and
+       version, each seat's ``decision_version`` whose legal actions changed, the result when
+       the game ends; ``game_advanced`` (and ``game_finished``) are sent inside;
+    6. on commit: broadcast to the game's group, queue the bot task if a bot must act.
+    """
+    if actor not in Move.Actor.values:
+        raise BadRequest(_("Unknown actor."), code="bad_actor")
+    if client_id is not None and (
+        not isinstance(client_id, str) or not 0 < len(client_id) <= CLIENT_ID_MAX
+    ):
+        raise BadRequest(
+            _("client_id must be a string of at most 64 characters."), code="bad_client_id"
+        )
+    if version is not None and (
+        isinstance(version, bool) or not isinstance(version, int) or version < 0
+    ):
+        raise BadRequest(_("version must be a whole number."), code="bad_version")
+    if not isinstance(action, dict):
+        raise BadRequest(_("The action must be a JSON object."), code="bad_action")
+
+    with transaction.atomic():
+        game = _locked(game_id)
+        if client_id is not None and Move.objects.filter(game=game, client_id=client_id).exists():
+            return game
+        if game.status != Game.Status.RUNNING:
+            if game.status == Game.Status.OPEN:
+                raise Conflict(_("The game has not started yet."), code="not_running")
+            raise Conflict(_("This game is over."), code="game_over")
+        seats = list(Seat.objects.filter(game=game).order_by("seat"))
+        row = _resolve_seat(seats, user=user, seat=seat, actor=actor)
+        if actor == Move.Actor.PLAYER and row.resigned:
+            raise NotAllowed(_("You resigned; a bot plays this seat now."), code="resigned")
+        if version is not None:
+            if version > game.version:
+                raise BadRequest(
+                    _("That version of the game does not exist yet."), code="bad_version"
+                )
+            if version < row.decision_version:
+                raise StaleVersion()
+        number = int(row.seat)  # type: ignore[arg-type]
+        engine = engine_for(game)
+        state = load_state(game)
+        try:
+            new_state, events = engine.apply(state, number, action)
+        except IllegalAction as exc:
+            raise IllegalMove(exc.message, code=exc.code) from None
+
+        changed = [
+            s.pk
+            for s in seats
+            if s.seat is not None
+            and engine.legal_actions(state, s.seat) != engine.legal_actions(new_state, s.seat)
+        ]
+        new_version = game.version + 1
+        previous_to_act = frozenset(game.to_act)
+        move = Move.objects.create(
+            game=game,
+            version=new_version,
+            seat=number,
+            action=action,
+            events=events,
+            client_id=client_id,
+            actor=actor,
+            user_id=user.pk if user is not None and user.is_authenticated else row.user_id,
+        )
+        kind = SEALED_ACTIONS.get(str(action.get("type")))
+        if kind is not None:
+            cowboys = list(action.get("cowboys") or [])  # validated by the engine
+            step = _step_name(game, engine, state, kind)
+            SealedBid.objects.update_or_create(
+                game=game,
+                seat=number,
+                step=step,
+                defaults={"cowboys": sorted(cowboys), "version": new_version},
+            )
+        for event in events:
+            prefix = REVEAL_EVENTS.get(str(event.get("type")))
+            if prefix is not None:
+                SealedBid.objects.filter(game=game, revealed=False, step__startswith=prefix).update(
+                    revealed=True
+                )
+
+        game.state = engine.dump(new_state)
+        game.version = new_version
+        game.to_act = sorted(engine.to_act(new_state))
+        fields = ["state", "version", "to_act", "updated_at"]
+        over = engine.is_over(new_state)
+        if over:
+            scores = list(engine.result(new_state))
+            ranks = _ranks(scores)
+            game.result = {"scores": scores, "ranks": ranks}
+            game.status = Game.Status.FINISHED
+            game.finished_at = timezone.now()
+            fields += ["result", "status", "finished_at"]
+            for s in seats:
+                if s.seat is not None:
+                    s.final_score = scores[s.seat]
+                    s.final_rank = ranks[s.seat]
+            Seat.objects.bulk_update(seats, ["final_score", "final_rank"])
+        game.save(update_fields=fields)
+        if changed:
+            Seat.objects.filter(pk__in=changed).update(decision_version=new_version)
+        game_advanced.send(
+            sender=Game,
+            game=game,
+            move=move,
+            previous_to_act=previous_to_act,
+            to_act=frozenset(game.to_act),
+        )
+        if over:
+            game_finished.send(sender=Game, game=game)
+        bot_due = not over and any(s.bot_kind and s.seat in game.to_act for s in seats)
+        _after_change(game, bot_due=bot_due, state=new_state)
+    return game
+
+
+def seat_mark_seen(*, game_id: int, user: User, version: Any) -> None:
+    """Record that ``user`` has seen ``game_id`` at ``version`` (never moves backwards)."""
+    if isinstance(version, bool) or not isinstance(version, int) or version < 0:
+        return
+    if user is None or not getattr(user, "is_authenticated", False):
+        return
+    Seat.objects.filter(
+        Q(last_seen_version__lt=version), game_id=_check_id(game_id), user=user
+    ).update(last_seen_version=version)
+
+
+def seat_hand_to_bot(
+    *, game_id: int, seat: int | Seat, bot_kind: str = "greedy", reason: str
+) -> Seat:
+    """Let a bot play ``seat`` from now on (``reason``: ``resign``, ``timeout``, …). A
+    resigned seat can no longer be played by its person. Queues the bot if it must act."""
+    if bot_kind not in bot_players.bot_kinds():
+        raise BadRequest(_("Unknown bot kind."), code="unknown_bot")
+    with transaction.atomic():
+        game = _locked(game_id)
+        if game.status != Game.Status.RUNNING:
+            raise Conflict(_("This game is not running."), code="not_running")
+        number = seat.seat if isinstance(seat, Seat) else seat
+        row = Seat.objects.filter(game=game, seat=number).first()
+        if row is None:
+            raise NotFound(_("There is no such seat."), code="no_such_seat")
+        row.bot_kind = bot_kind
+        if reason == "resign":
+            row.resigned = True
+        row.save(update_fields=["bot_kind", "resigned"])
+        _after_change(game, bot_due=row.seat in game.to_act)
+    return row
+
+
+def chat_post(*, game_id: int, user: User, text: Any) -> ChatMessage:
+    """Say something at a table (players only). Reaches the sockets after commit."""
+    if not isinstance(text, str) or not text.strip():
+        raise BadRequest(_("Write something first."), code="empty_message")
+    text = text.strip()
+    if len(text) > CHAT_MAX:
+        raise BadRequest(_("Keep chat messages under 500 characters."), code="message_too_long")
+    with transaction.atomic():
+        game = _locked(game_id)
+        if _seat_of(game, user) is None:
+            raise NotAllowed(_("Only the players can chat at this table."), code="not_a_player")
+        message = ChatMessage.objects.create(game=game, user=user, text=text, version=game.version)
+        message_id = message.pk
+        game_pk = int(game.pk)
+        transaction.on_commit(
+            lambda: _broadcast(game_pk, {"type": "game.chat", "message_id": message_id})
+        )
+    return message

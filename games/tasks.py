@@ -1,0 +1,94 @@
+"""Celery tasks of the games app: bots move by themselves.
+
+``bot_move(game_id, version)`` is queued on commit whenever a bot seat must act. It is
+idempotent by version: if the game moved on (or already finished) it does nothing, and its
+``client_id`` is derived from the version, so a redelivered task (``acks_late``) cannot play
+twice. The bot sees only its own seat's view, like a person using the API.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+from celery import shared_task
+
+log = logging.getLogger(__name__)
+_local = threading.local()
+
+
+def queue_bot_move(*, game_id: int, version: int) -> None:
+    """Queue ``bot_move``. With eager tasks (tests, scripts) a bot move that queues the next
+    one would recurse through the whole game; the calls are run one after another instead."""
+    if not bot_move.app.conf.task_always_eager:
+        bot_move.delay(game_id, version)
+        return
+    pending: list[tuple[int, int]] | None = getattr(_local, "pending", None)
+    if pending is not None:
+        pending.append((game_id, version))
+        return
+    _local.pending = pending = [(game_id, version)]
+    try:
+        while pending:
+            gid, ver = pending.pop(0)
+            bot_move.delay(gid, ver)
+    finally:
+        _local.pending = None
+
+
+@shared_task(
+    name="games.bot_move",
+    acks_late=True,
+    ignore_result=True,
+    soft_time_limit=60,
+    time_limit=90,
+    serializer="json",
+)
+def bot_move(game_id: int, version: int) -> str:
+    """Play one action for the first bot seat that must act at ``version``."""
+    from games.bots import bot_choose, bot_rng
+    from games.errors import GameError
+    from games.models import Game, Seat
+    from games.services import action_submit
+    from games.snapshots import engine_for, load_state
+
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.RUNNING or game.version != version:
+        return "stale"
+    seat = (
+        Seat.objects.filter(game=game, seat__in=game.to_act)
+        .exclude(bot_kind="")
+        .order_by("seat")
+        .first()
+    )
+    if seat is None or seat.seat is None:
+        return "no bot to act"
+    engine = engine_for(game)
+    state = load_state(game)
+    legal: list[dict[str, Any]] = engine.legal_actions(state, seat.seat)
+    if not legal:
+        return "no legal action"
+    view = engine.view(state, seat.seat)
+    action = bot_choose(
+        kind=seat.bot_kind,
+        engine=engine,
+        view=view,
+        legal_actions=legal,
+        rng=bot_rng(seed=game.seed, version=version, seat=seat.seat),
+    )
+    # A person's seat played by the bot after missed deadlines is a "timeout" move.
+    actor = "bot" if seat.user.is_bot or seat.resigned else "timeout"
+    try:
+        action_submit(
+            game_id=game_id,
+            seat=seat.seat,
+            action=action,
+            version=version,
+            client_id=f"bot:{version}:{seat.seat}",
+            actor=actor,
+        )
+    except GameError as exc:  # the game moved on under us; the next task takes over
+        log.info("bot move in game %s at version %s refused: %r", game_id, version, exc)
+        return "refused"
+    return "moved"

@@ -1,0 +1,112 @@
+"""Fixtures for the game server tests: users, API clients, eager Celery tasks, random play."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from accounts.models import User
+from accounts.services import token_create
+from colorado.celery import app as celery_app
+from games import selectors, services
+from games.models import Game
+
+
+@pytest.fixture(autouse=True)
+def eager_tasks(settings: Any) -> Iterator[None]:
+    """Run Celery tasks (bot moves) eagerly, in the caller's thread."""
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    before = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = before
+
+
+@pytest.fixture
+def make_user(db: None) -> Callable[..., User]:
+    counter = iter(range(1, 10_000))
+
+    def make(username: str | None = None, **extra: Any) -> User:
+        name = username or f"player{next(counter)}"
+        user = User.objects.create_user(username=name, password="a-long-password-42", **extra)
+        return user
+
+    return make
+
+
+class ApiClient:
+    """A JSON client for /api/ acting as one user through a bearer token (or anonymous)."""
+
+    def __init__(self, user: User | None = None) -> None:
+        self.user = user
+        self.client = Client()
+        self.headers = {}
+        if user is not None:
+            self.headers["Authorization"] = f"Bearer {token_create(user=user)}"
+
+    def get(self, path: str) -> Any:
+        return self.client.get(path, headers=self.headers)
+
+    def post(self, path: str, body: Any = None, *, raw: str | None = None) -> Any:
+        import json
+
+        data = raw if raw is not None else json.dumps({} if body is None else body)
+        return self.client.post(path, data, content_type="application/json", headers=self.headers)
+
+
+@pytest.fixture
+def api() -> Callable[[User | None], ApiClient]:
+    return ApiClient
+
+
+def play_randomly(game: Game, users: list[User], seed: int = 0, limit: int = 5000) -> Game:
+    """Play ``game`` to the end through the services: each person picks a random legal action
+    whenever they are to act (bots move by themselves through the eager task)."""
+    rng = random.Random(seed)  # noqa: S311
+    steps = 0
+    game.refresh_from_db()
+    while game.status == Game.Status.RUNNING and steps < limit:
+        moved = False
+        for user in users:
+            doc = selectors.game_document(game=game, user=user)
+            if doc["my_seat"] in doc["to_act"] and doc["legal_actions"]:
+                services.action_submit(
+                    game_id=game.pk,
+                    user=user,
+                    action=rng.choice(doc["legal_actions"]),
+                    version=doc["version"],
+                    client_id=f"{user.pk}-{steps}",
+                )
+                moved = True
+                steps += 1
+            game.refresh_from_db()
+        assert moved, f"nobody could move at version {game.version} (to_act {game.to_act})"
+    return game
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache(settings: Any, worker_id: str) -> None:
+    """Throttling counts live in the cache: give each test worker its own key prefix and
+    start each test with none, so one test's requests cannot throttle another's."""
+    from django.core.cache import cache
+
+    caches = {name: dict(conf) for name, conf in settings.CACHES.items()}
+    caches["default"]["KEY_PREFIX"] = f"{caches['default'].get('KEY_PREFIX', '')}-{worker_id}"
+    settings.CACHES = caches
+    cache.clear()
+    layers = settings.CHANNEL_LAYERS
+    if "prefix" in layers["default"].get("CONFIG", {}):
+        # Channel groups are named game-<id>; ids repeat across test databases, so each
+        # test worker talks on its own prefix (the live server gets the same one).
+        config = {**layers["default"]["CONFIG"], "prefix": channel_prefix(worker_id)}
+        settings.CHANNEL_LAYERS = {"default": {**layers["default"], "CONFIG": config}}
+
+
+def channel_prefix(worker_id: str) -> str:
+    import os
+
+    return f"{os.environ.get('CHANNEL_PREFIX', 'colorado')}-test-{worker_id}"

@@ -1,0 +1,153 @@
+"""A real second server for the live tests: ``uvicorn colorado.asgi:application`` in a
+subprocess on a free port, sharing the test database and the Redis channel layer, and a
+WebSocket client (the ``websockets`` package) that collects frames in a thread."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import websockets
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def live_server(*, database_name: str, channel_prefix: str, workers: int = 1) -> Iterator[str]:
+    """Run uvicorn against the test database; yields its base URL."""
+    port = free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{database_name}",
+        "CHANNEL_PREFIX": channel_prefix,
+        "DJANGO_ENV": "test",
+        "PORT": str(port),
+        "LOG_LEVEL": "WARNING",
+    }
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "colorado.asgi:application",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--workers",
+            str(workers),
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base}/healthz", timeout=2) as r:  # noqa: S310
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("the live server did not start")
+            time.sleep(0.2)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+class Socket:
+    """A WebSocket connection run in its own thread; frames are collected in ``frames``."""
+
+    def __init__(self, url: str, *, origin: str, cookie: str | None = None) -> None:
+        self.url = url
+        self.origin = origin
+        self.cookie = cookie
+        self.frames: list[dict[str, Any]] = []
+        self.closed_code: int | None = None
+        self._cond = threading.Condition()
+        self._loop = asyncio.new_event_loop()
+        self._ws: Any = None
+        self._opened = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+        if not self._opened.wait(20):
+            raise TimeoutError(f"could not connect to {url}")
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self._loop)
+        self._loop.run_until_complete(self._main())
+
+    async def _main(self) -> None:
+        headers = {"Cookie": self.cookie} if self.cookie else None
+        try:
+            async with websockets.connect(
+                self.url, origin=self.origin, additional_headers=headers, max_size=2**24
+            ) as ws:
+                self._ws = ws
+                self._opened.set()
+                async for message in ws:
+                    with self._cond:
+                        self.frames.append(json.loads(message))
+                        self._cond.notify_all()
+        except websockets.ConnectionClosed as exc:
+            self.closed_code = exc.rcvd.code if exc.rcvd else None
+        except websockets.InvalidStatus as exc:
+            self.closed_code = exc.response.status_code
+        finally:
+            if self._ws is not None and self._ws.close_code is not None:
+                self.closed_code = self._ws.close_code
+            self._opened.set()
+            with self._cond:
+                self._cond.notify_all()
+
+    def send(self, payload: dict[str, Any]) -> None:
+        asyncio.run_coroutine_threadsafe(self._ws.send(json.dumps(payload)), self._loop).result(5)
+
+    def wait_for(
+        self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 20
+    ) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        seen = 0
+        with self._cond:
+            while True:
+                for frame in self.frames[seen:]:
+                    if predicate(frame):
+                        return frame
+                seen = len(self.frames)
+                left = deadline - time.monotonic()
+                if left <= 0 or (not self._thread.is_alive()):
+                    raise TimeoutError(f"no matching frame; got {len(self.frames)} frames")
+                self._cond.wait(left)
+
+    def close(self) -> None:
+        if self._ws is not None and self._thread.is_alive():
+            with contextlib.suppress(Exception):
+                asyncio.run_coroutine_threadsafe(self._ws.close(), self._loop).result(5)
+        self._thread.join(timeout=10)

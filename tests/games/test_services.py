@@ -1,0 +1,268 @@
+"""The game services: tables, seats, versions, retries, sealed bids, the end and the log."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from accounts.models import User
+from games import selectors, services
+from games.errors import Conflict, IllegalMove, NotAllowed, StaleVersion
+from games.models import Game, Move, SealedBid, Seat
+from games.signals import game_finished
+from tests.games.conftest import play_randomly
+
+# transaction=True: on_commit callbacks (broadcast, bot task) really run after each move.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+
+RANDOM_FLAGS = {"flags": "random"}  # skips flag placement: the game opens with a bid
+
+
+def _seat(game: Game, user: User) -> int:
+    number = Seat.objects.get(game=game, user=user).seat
+    assert number is not None
+    return number
+
+
+def _bid_table(make_user: Callable[..., User], players: int = 4) -> tuple[Game, list[User]]:
+    users = [make_user() for _ in range(players)]
+    game = services.game_create(creator=users[0], players=players, options=RANDOM_FLAGS)
+    for user in users[1:]:
+        game = services.game_join(game_id=game.pk, user=user)
+    game.refresh_from_db()
+    return game, users
+
+
+def test_table_starts_when_the_last_seat_fills(make_user: Callable[..., User]) -> None:
+    alice, bob = make_user(), make_user()
+    game = services.game_create(creator=alice, players=3, bots=["greedy"])
+    assert game.status == Game.Status.OPEN
+    assert game.version == 0
+    game = services.game_join(game_id=game.pk, user=bob)
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING
+    assert game.version == 1
+    assert game.seed_hash == hashlib.sha256(game.seed.encode()).hexdigest()
+    seats = {s.seat: s for s in game.seats.all()}
+    assert sorted(seats) == [0, 1, 2]
+    assert [seats[n].colour for n in range(3)] == ["orange", "red", "black"]
+    assert seats[next(n for n in seats if seats[n].bot_kind)].user.username == "bot-greedy"
+
+
+def test_two_bots_of_a_kind_get_their_own_accounts(make_user: Callable[..., User]) -> None:
+    game = services.game_create(creator=make_user(), players=3, bots=["random", "random"])
+    names = sorted(s.user.username for s in game.seats.all() if s.bot_kind)
+    assert names == ["bot-random", "bot-random-2"]
+
+
+def test_the_creator_does_not_always_sit_first(make_user: Callable[..., User]) -> None:
+    creator = make_user()
+    seats = set()
+    for _ in range(12):
+        game = services.game_create(creator=creator, players=2, bots=["random"])
+        seats.add(_seat(game, creator))
+    assert seats == {0, 1}
+
+
+def test_full_table_refuses_a_late_joiner(make_user: Callable[..., User]) -> None:
+    game = services.game_create(creator=make_user(), players=2, bots=["random"])
+    with pytest.raises(Conflict) as error:
+        services.game_join(game_id=game.pk, user=make_user())
+    assert error.value.status == 409
+
+
+def test_invitation_only_table(make_user: Callable[..., User]) -> None:
+    alice, bob, eve = make_user(), make_user(), make_user()
+    game = services.game_create(creator=alice, players=2, invite=[bob.username], open_seats=False)
+    with pytest.raises(NotAllowed):
+        services.game_join(game_id=game.pk, user=eve)
+    services.game_join(game_id=game.pk, user=bob)
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING
+
+
+def test_leaving_an_open_table_frees_the_seat_and_last_person_out_aborts(
+    make_user: Callable[..., User],
+) -> None:
+    alice, bob = make_user(), make_user()
+    game = services.game_create(creator=alice, players=3)
+    services.game_join(game_id=game.pk, user=bob)
+    services.game_leave(game_id=game.pk, user=bob)
+    assert not Seat.objects.filter(game=game, user=bob).exists()
+    services.game_leave(game_id=game.pk, user=alice)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABORTED
+
+
+def test_stale_version_is_refused_and_changes_nothing(make_user: Callable[..., User]) -> None:
+    alice, bob = make_user(), make_user()
+    game = services.game_create(creator=alice, players=2)
+    services.game_join(game_id=game.pk, user=bob)
+    game.refresh_from_db()
+    first = alice if _seat(game, alice) in game.to_act else bob
+    second = bob if first is alice else alice
+    doc = selectors.game_document(game=game, user=first)
+    services.action_submit(game_id=game.pk, user=first, action=doc["legal_actions"][0], version=1)
+    game.refresh_from_db()
+    doc = selectors.game_document(game=game, user=second)
+    # The second player's choices changed at version 2: an action decided at 1 is stale.
+    with pytest.raises(StaleVersion) as error:
+        services.action_submit(
+            game_id=game.pk, user=second, action=doc["legal_actions"][0], version=1
+        )
+    assert (error.value.status, error.value.code) == (409, "stale_version")
+    assert Move.objects.filter(game=game).count() == 1
+    services.action_submit(game_id=game.pk, user=second, action=doc["legal_actions"][0], version=2)
+    assert Move.objects.filter(game=game).count() == 2
+
+
+def test_simultaneous_bidders_do_not_collide(make_user: Callable[..., User]) -> None:
+    game, users = _bid_table(make_user)
+    for user in users:  # everyone decided on version 1; other seats' bids do not matter
+        services.action_submit(
+            game_id=game.pk, user=user, action={"type": "bid", "cowboys": []}, version=1
+        )
+    game.refresh_from_db()
+    assert game.version == 5
+    assert SealedBid.objects.filter(game=game, revealed=True).count() == 4
+
+
+def test_retry_with_the_same_client_id_is_applied_once(make_user: Callable[..., User]) -> None:
+    game, users = _bid_table(make_user, players=3)
+    hand = selectors.game_document(game=game, user=users[0])["view"]["hand"]
+    for _ in range(3):
+        services.action_submit(
+            game_id=game.pk,
+            user=users[0],
+            action={"type": "bid", "cowboys": hand[:1]},
+            version=1,
+            client_id="c0ffee",
+        )
+    assert Move.objects.filter(game=game).count() == 1
+    game.refresh_from_db()
+    assert game.version == 2
+
+
+def test_illegal_action_gets_the_engine_code_and_writes_nothing(
+    make_user: Callable[..., User],
+) -> None:
+    game, users = _bid_table(make_user, players=2)
+    with pytest.raises(IllegalMove) as error:
+        services.action_submit(
+            game_id=game.pk, user=users[0], action={"type": "bid", "cowboys": [0]}, version=1
+        )
+    assert error.value.status == 422
+    assert error.value.code == "cowboy_not_held"
+    game.refresh_from_db()
+    assert game.version == 1
+    assert not Move.objects.filter(game=game).exists()
+    assert not SealedBid.objects.filter(game=game).exists()
+
+
+def test_sealed_bid_is_one_row_replaced_until_the_reveal(make_user: Callable[..., User]) -> None:
+    game, users = _bid_table(make_user, players=3)
+    hand = selectors.game_document(game=game, user=users[0])["view"]["hand"]
+    for cowboys in ([hand[0]], [hand[1], hand[2]]):
+        services.action_submit(
+            game_id=game.pk, user=users[0], action={"type": "bid", "cowboys": cowboys}
+        )
+    seat = _seat(game, users[0])
+    row = SealedBid.objects.get(game=game, seat=seat)
+    assert row.cowboys == sorted([hand[1], hand[2]])
+    assert not row.revealed
+    for user in users[1:]:
+        services.action_submit(game_id=game.pk, user=user, action={"type": "bid", "cowboys": []})
+    assert SealedBid.objects.filter(game=game).count() == 3
+    assert not SealedBid.objects.filter(game=game, revealed=False).exists()
+
+
+def test_a_game_plays_to_the_end_with_result_and_replays(make_user: Callable[..., User]) -> None:
+    finished: list[int] = []
+
+    def on_finished(sender: object, game: Game, **kwargs: object) -> None:
+        finished.append(game.pk)
+
+    game_finished.connect(on_finished)
+    try:
+        for players, seed in ((2, 1), (3, 2), (4, 3)):
+            users = [make_user() for _ in range(players - 1)]
+            game = services.game_create(
+                creator=users[0], players=players, bots=["random"], options={"lakes": "random"}
+            )
+            for user in users[1:]:
+                services.game_join(game_id=game.pk, user=user)
+            game = play_randomly(game, users, seed=seed)
+            assert game.status == Game.Status.FINISHED
+            assert game.result is not None
+            scores, ranks = game.result["scores"], game.result["ranks"]
+            assert len(scores) == players
+            assert ranks[scores.index(max(scores))] == 1
+            for seat in game.seats.all():
+                assert seat.final_score == scores[seat.seat]
+                assert seat.final_rank == ranks[seat.seat]
+            assert game.to_act == []
+    finally:
+        game_finished.disconnect(on_finished)
+    assert len(finished) == 3 == len(set(finished))
+    call_command("replay_check")  # raises CommandError if any game differs
+
+
+def test_replay_check_finds_a_tampered_log(make_user: Callable[..., User]) -> None:
+    game, users = _bid_table(make_user, players=2)
+    for user in users:
+        services.action_submit(game_id=game.pk, user=user, action={"type": "bid", "cowboys": []})
+    call_command("replay_check", str(game.pk))
+    move = Move.objects.filter(game=game).order_by("version").first()
+    assert move is not None
+    hand = selectors.game_document(game=game, user=users[0])["view"]["hand"]
+    Move.objects.filter(pk=move.pk).update(action={"type": "bid", "cowboys": hand[:1]})
+    with pytest.raises(CommandError):
+        call_command("replay_check", str(game.pk))
+
+
+def test_bots_play_their_seats_by_themselves(make_user: Callable[..., User]) -> None:
+    person = make_user()
+    game = services.game_create(
+        creator=person, players=4, bots=["random", "greedy", "random"], options=RANDOM_FLAGS
+    )
+    game.refresh_from_db()
+    mine = _seat(game, person)
+    # The bots bid at once; only the person is left to act.
+    assert game.to_act == [mine]
+    game = play_randomly(game, [person], seed=5)
+    assert game.status == Game.Status.FINISHED
+    actors = set(Move.objects.filter(game=game).values_list("actor", flat=True))
+    assert actors == {"player", "bot"}
+
+
+def test_resigned_seat_is_played_by_the_bot(make_user: Callable[..., User]) -> None:
+    alice, bob = make_user(), make_user()
+    game = services.game_create(creator=alice, players=2, options=RANDOM_FLAGS)
+    services.game_join(game_id=game.pk, user=bob)
+    services.seat_hand_to_bot(game_id=game.pk, seat=_seat(game, bob), reason="resign")
+    with pytest.raises(NotAllowed):
+        services.action_submit(game_id=game.pk, user=bob, action={"type": "bid", "cowboys": []})
+    game.refresh_from_db()
+    assert _seat(game, bob) not in game.to_act  # the bot has bid for bob already
+    game = play_randomly(game, [alice], seed=9)
+    assert game.status == Game.Status.FINISHED
+
+
+def test_chat_is_for_players_and_reaches_the_log(make_user: Callable[..., User]) -> None:
+    game, users = _bid_table(make_user, players=2)
+    services.chat_post(game_id=game.pk, user=users[0], text="  good luck  ")
+    with pytest.raises(NotAllowed):
+        services.chat_post(game_id=game.pk, user=make_user(), text="hi")
+    entries = [e for e in selectors.game_log(game=game, user=users[1]) if e["type"] == "chat"]
+    assert [e["text"] for e in entries] == ["good luck"]
+
+
+def test_mark_seen_never_moves_backwards(make_user: Callable[..., User]) -> None:
+    game, users = _bid_table(make_user, players=2)
+    services.seat_mark_seen(game_id=game.pk, user=users[0], version=5)
+    services.seat_mark_seen(game_id=game.pk, user=users[0], version=2)
+    assert Seat.objects.get(game=game, user=users[0]).last_seen_version == 5
