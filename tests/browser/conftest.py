@@ -101,47 +101,47 @@ def asgi_server(django_db_setup: None, tmp_path_factory: pytest.TempPathFactory)
                 proc.kill()
 
 
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
+@pytest.fixture
+def new_page() -> Iterator[Callable[..., Any]]:
+    """Pages in fresh browser contexts (separate cookies); script errors fail the test.
+
+    Chromium starts at the first call. Playwright's sync API runs an event loop in this
+    thread while it is open, which would break ``async_to_sync`` (the services' broadcast)
+    in code the test runs before, and in later tests, so it is started late and closed at
+    the end of each test. While it is open the test's own ORM calls are allowed."""
     if not Path(CHROMIUM).exists():
         pytest.fail("install Debian's chromium (apt-get install -y chromium)", pytrace=False)
     from playwright.sync_api import sync_playwright
 
     from .driver import CHROMIUM_ARGS
 
-    # Playwright's sync API keeps an event loop running in this thread; Django would then
-    # refuse the tests' own ORM calls. They are plain synchronous calls, so allow them.
-    before = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    try:
-        with sync_playwright() as p:
-            b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            yield b
-            b.close()
-    finally:
-        if before is None:
-            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-        else:
-            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = before
-
-
-@pytest.fixture
-def new_page(browser: Any) -> Iterator[Callable[..., Any]]:
-    """Pages in fresh contexts (separate cookies); script errors fail the test."""
-    contexts: list[Any] = []
+    started: dict[str, Any] = {}
     errors: list[str] = []
+    before = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
 
     def make(width: int = 1280, height: int = 800) -> Any:
-        ctx = browser.new_context(viewport={"width": width, "height": height})
+        if not started:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+            started["pw"] = sync_playwright().start()
+            started["browser"] = started["pw"].chromium.launch(
+                executable_path=CHROMIUM, args=CHROMIUM_ARGS
+            )
+        ctx = started["browser"].new_context(viewport={"width": width, "height": height})
         ctx.set_default_timeout(15000)
-        contexts.append(ctx)
         page = ctx.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))
         return page
 
-    yield make
-    for ctx in contexts:
-        ctx.close()
+    try:
+        yield make
+    finally:
+        if started:
+            started["browser"].close()
+            started["pw"].stop()
+        if before is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = before
     assert not errors, f"script errors on the page: {errors}"
 
 
