@@ -64,13 +64,16 @@ def lobby_context(request: HttpRequest) -> dict[str, Any]:
     for game in mine.filter(status__in=[Game.Status.RUNNING, Game.Status.OPEN]):
         seats = sorted(game.seats.all(), key=lambda s: (s.seat is None, s.seat or 0, s.pk))
         my_seat = next((s for s in seats if s.user_id == user.pk), None)
-        due = [s for s in seats if s.deadline is not None]
+        to_act = set(game.to_act or [])
+        for s in seats:
+            s.to_act = s.seat is not None and s.seat in to_act  # type: ignore[attr-defined]
         my_running.append(
             {
                 "game": game,
                 "seats": seats,
-                "due": due,
-                "my_turn": my_seat is not None and my_seat.deadline is not None,
+                "my_turn": my_seat is not None
+                and my_seat.seat is not None
+                and my_seat.seat in to_act,
             }
         )
     my_running.sort(key=lambda e: (not e["my_turn"], e["game"].status != Game.Status.RUNNING))
@@ -129,7 +132,7 @@ def seat_names(doc: dict[str, Any]) -> list[str]:
     seats = sorted(
         (s for s in doc.get("seats", []) if s.get("seat") is not None), key=lambda s: s["seat"]
     )
-    return [str(s.get("username", "")) for s in seats]
+    return [str(s.get("display_name") or s.get("username", "")) for s in seats]
 
 
 def log_lines(game: Game, user: Any, names: list[str], me: int | None) -> list[dict[str, Any]]:

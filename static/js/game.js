@@ -342,8 +342,8 @@
     socket.onclose = function () { setLive(false); schedule(); };
   }
   function schedule() {
-    retry = Math.min(retry + 1, 6);
-    window.setTimeout(connect, 1000 * Math.pow(2, retry - 1));
+    retry = Math.min(retry + 1, 4);
+    window.setTimeout(connect, 1000 * Math.pow(2, retry - 1));  // 1, 2, 4, then every 8 s
   }
 
   window.CCGame = { state: state, receive: receive, refreshPanels: refreshPanels, busy: busy };

@@ -4,8 +4,9 @@ pytest-django's ``live_server`` speaks WSGI only, so it cannot carry the WebSock
 ``uvicorn colorado.asgi:application`` subprocess serves the test database (tests use
 ``transactional_db`` so that their rows are committed and visible to it), with Celery tasks
 run eagerly inside that server, so bot moves happen right after the move that made them due.
-The channel layer is Redis when REDIS_URL is set (its own prefix), in-memory otherwise; both
-work because every request and socket lives in the one server process.
+The server runs without REDIS_URL: the in-memory channel layer is enough because every
+request and socket lives in that one process (Redis-backed fan-out across processes is
+covered by tests/games/test_live.py).
 """
 
 from __future__ import annotations
@@ -52,6 +53,9 @@ def asgi_server(django_db_setup: None, tmp_path_factory: pytest.TempPathFactory)
         **os.environ,
         "DATABASE_URL": database_url(settings.DATABASES["default"]),
         "CELERY_TASK_ALWAYS_EAGER": "1",
+        # One server process holds every page and socket, so the in-memory channel layer is
+        # enough; it keeps these tests independent of a busy shared Redis.
+        "REDIS_URL": "",
         "CHANNEL_PREFIX": f"browser-{port}",
         "CACHE_PREFIX": f"browser-{port}",
         "DATA_DIR": str(tmp_path_factory.mktemp("asgi-data")),

@@ -23,7 +23,7 @@ def shoot(page: Any, name: str) -> None:
     if not SHOTS:
         return
     Path(SHOTS).mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(Path(SHOTS) / f"{name}-desktop.png"), full_page=False)
+    page.screenshot(path=str(Path(SHOTS) / f"{name}-desktop.png"), full_page=True)
     phone = page.context.browser.new_context(
         viewport={"width": PHONE[0], "height": PHONE[1]},
         storage_state=page.context.storage_state(),
@@ -52,9 +52,14 @@ def rotated(action: dict[str, Any]) -> bool:
 def test_a_whole_game_against_the_greedy_bot(
     asgi_server: str, new_page: Callable[..., Any], player: Callable[[str], Any], tmp_path: Path
 ) -> None:
+    from games import services
     from games.models import Game, Move
 
-    alice = player("alice")
+    alice, bob, carol = player("alice"), player("bob"), player("carol")
+    # Other tables, so that the lobby has something to show: an open one and a running one.
+    services.game_create(creator=carol, players=3, rated=False)
+    other = services.game_create(creator=bob, players=2, invite=["alice"], open_seats=False)
+    services.game_join(game_id=other.pk, user=alice)
     page = new_page(*DESKTOP)
     sign_in(page, asgi_server, "alice", "pw-alice-2026")
     # The lobby's form: a 2-player table with one greedy bot.
@@ -65,11 +70,19 @@ def test_a_whole_game_against_the_greedy_bot(
     page.click("text=Open the table")
     page.wait_for_selector("#board svg")
     game = Game.objects.get(created_by=alice)
+    assert page.url.endswith(f"/games/{game.pk}/")
     assert game.status == Game.Status.RUNNING
     assert page.locator("#board [data-cell]").count() == 150
     tally = Tally()
     moves = 0
+    shot = False
     while not is_over(page):
+        if SHOTS and not shot and moves >= 30 and page.locator("#claim-form").count():
+            # Mid-game picture: a card chosen, its placements lit, the preview shown.
+            page.locator("#claim-form .card-choice").last.click()
+            page.wait_for_timeout(800)
+            shoot(page, "game")
+            shot = True
         try:
             if not play_one(page, tally):
                 # Nothing to do: the bot is thinking; the socket brings its move.
@@ -81,14 +94,12 @@ def test_a_whole_game_against_the_greedy_bot(
             ) from None
         moves += 1
         assert moves < 400, f"the game did not end: {tally.actions[-10:]}"
-        if moves == 40:
-            shoot(page, "game")
     # Final scores on the page match the database.
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     text = page.locator(".final-scores").inner_text()
     for seat in game.seats.select_related("user"):
-        assert f"{seat.user.username} — {game.result['scores'][seat.seat]} points" in text
+        assert f"{seat.user.shown_name} — {game.result['scores'][seat.seat]} points" in text
     assert page.locator("#after-game").count() == 1
     assert tally.bids >= 4
     assert tally.claims >= 4
