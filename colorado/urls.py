@@ -4,9 +4,12 @@ from django.urls import include, path
 
 from colorado import views
 from colorado.api import api
+from games import views as game_views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("games/", include("games.urls")),
+    path("how-to-play/", game_views.how_to_play, name="how_to_play"),
     path("healthz", views.healthz, name="healthz"),
     # The old names of the sign-in and sign-out pages; allauth serves both.
     path("accounts/login/", allauth_views.login, name="login"),
@@ -14,5 +17,6 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("api/", api.urls),
+    path("notifications/", include("notifications.urls")),
     path("admin/", admin.site.urls),
 ]
