@@ -99,6 +99,61 @@ def me_settings_update(request: HttpRequest, payload: SettingsIn) -> dict[str, A
 # --- /api/users ----------------------------------------------------------------------------
 
 
+class RatingOut(Schema):
+    mu: float
+    sigma: float
+    rating: float  # mu - 3 sigma, the number shown
+    games: int
+    provisional: bool
+
+
+class StatsOut(Schema):
+    games: int
+    wins: int
+    average_score: float | None
+    best_score: int | None
+    missed_deadlines: int
+
+
+class UserOut(Schema):
+    username: str
+    display_name: str
+    is_bot: bool
+    date_joined: datetime.datetime
+    ratings: dict[str, RatingOut]
+    stats: dict[str, StatsOut]
+
+
+class HistorySeatOut(Schema):
+    seat: int | None
+    username: str
+    is_bot: bool
+    replaced_by_bot: bool
+    resigned: bool
+    score: int | None
+    rank: int | None
+
+
+class HistoryGameOut(Schema):
+    id: int
+    game: str
+    status: str
+    rated: bool
+    players: int
+    created_at: datetime.datetime
+    started_at: datetime.datetime | None
+    finished_at: datetime.datetime | None
+    seat: int | None
+    score: int | None
+    rank: int | None
+    seats: list[HistorySeatOut]
+
+
+class UserGamesOut(Schema):
+    username: str
+    games: list[HistoryGameOut]
+
+
 def _user_or_404(username: str) -> User:
     user = User.objects.filter(username=username, is_active=True).first()
     if user is None:
@@ -108,7 +163,12 @@ def _user_or_404(username: str) -> User:
     return user
 
 
-@router.get("/users/{username}", auth=optional_auth, summary="A player's ratings and statistics")
+@router.get(
+    "/users/{username}",
+    auth=optional_auth,
+    response=UserOut,
+    summary="A player's ratings and statistics",
+)
 def user_detail(request: HttpRequest, username: str) -> dict[str, Any]:
     return selectors.user_document(user=_user_or_404(username))
 
@@ -116,6 +176,7 @@ def user_detail(request: HttpRequest, username: str) -> dict[str, Any]:
 @router.get(
     "/users/{username}/games",
     auth=optional_auth,
+    response=UserGamesOut,
     summary="A player's games, newest first, with final scores and ranks",
 )
 def user_games(

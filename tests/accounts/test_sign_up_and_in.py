@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from typing import Any
 
 import pytest
 from django.core import mail
@@ -97,7 +98,12 @@ def test_a_taken_e_mail_does_not_make_a_second_account_nor_say_so_on_the_page() 
     assert [m.to for m in mail.outbox] == [[taken.email]]
 
 
-def test_repeated_wrong_passwords_are_throttled() -> None:
+def test_repeated_wrong_passwords_are_throttled(settings: Any) -> None:
+    # The counts live in the cache. This test keeps them in a cache of its own, because
+    # other test modules empty the shared Redis cache between their tests.
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "rl"}
+    }
     user = make_user(f"clanton{uuid.uuid4().hex[:6]}")
     client = _client()
     for _ in range(5):

@@ -149,3 +149,15 @@ def test_profile_and_history_of_a_real_game(client: Client) -> None:
     page = client.get(f"/users/{alice.username}/").content.decode()
     assert f'href="/games/{game.pk}/"' in page
     assert "bot-random" in page
+
+
+def test_finished_game_page_offers_the_fairness_check_and_shows_rating_changes(
+    client: Client,
+) -> None:
+    game, (alice,) = _play(2, seed=61)
+    client.force_login(alice)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert f'href="/games/{game.pk}/verify/"' in page
+    assert f'href="/api/games/{game.pk}/export"' in page
+    assert "Rating changes" in page
+    assert f'href="/users/{alice.username}/"' in page

@@ -152,8 +152,13 @@ def new_page() -> Iterator[Callable[..., Any]]:
 @pytest.fixture
 def player(transactional_db: None) -> Callable[[str], Any]:
     from accounts.models import User
+    from accounts.services import email_verified_set
 
     def make(username: str) -> Any:
-        return User.objects.create_user(username=username, password=f"pw-{username}-2026")
+        user = User.objects.create_user(
+            username=username, email=f"{username}@example.org", password=f"pw-{username}-2026"
+        )
+        email_verified_set(user=user)  # sign-in needs a verified address (allauth, mandatory)
+        return user
 
     return make

@@ -47,7 +47,7 @@ def is_over(page: Page) -> bool:
 
 def sign_in(page: Page, base: str, username: str, password: str) -> None:
     page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", username)
+    page.fill("#id_login", username)  # allauth: username or e-mail
     page.fill("#id_password", password)
     page.click("form button[type=submit]")
     page.wait_for_url(f"{base}/")
