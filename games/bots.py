@@ -74,13 +74,7 @@ def bot_choose(
     rng: random.Random,
 ) -> dict[str, Any]:
     """The action the bot of ``kind`` plays from this view (``legal_actions`` non-empty)."""
-    try:
-        from games.engine.bots import get_bot
-    except ImportError:
-        get_bot = None
-    if get_bot is not None:
-        action: dict[str, Any] = get_bot(kind).choose(engine, view, legal_actions, rng)
-        return action
-    # FALLBACK until games.engine.bots lands on main: a uniform pick among the legal
-    # actions. Remove once ``get_bot`` exists.
-    return dict(rng.choice(legal_actions))
+    from games.engine.bots import get_bot
+
+    action: dict[str, Any] = get_bot(kind).choose(engine, view, legal_actions, rng)
+    return action

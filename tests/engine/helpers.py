@@ -159,8 +159,9 @@ def random_move(s: State, rnd: random.Random, sell_chance: float = 0.03) -> tupl
     return seat, act
 
 
-def check_invariants(s: State) -> None:
-    """Cheap structural invariants, checked after every step of the fuzzer."""
+def check_invariants(s: State, deep: bool = True) -> None:
+    """Structural invariants, checked after every step of the fuzzer; ``deep`` also asks
+    every seat in ``to_act`` for its legal actions."""
     total = s.bag
     for h in s.hands:
         assert not total & h, "a cowboy is in two places"
@@ -183,7 +184,7 @@ def check_invariants(s: State) -> None:
     over = s.phase == "over"
     to_act = G.to_act(s)
     assert bool(to_act) != over
-    for seat in to_act:
+    for seat in to_act if deep else ():
         assert G.legal_actions(s, seat), f"seat {seat} must act but has no legal action"
     if s.phase == "claim" and s.sale is None:
         for c in s.face_up:  # CC-6.4

@@ -27,7 +27,7 @@ def test_random_games_always_end_with_consistent_state(n: int) -> None:
         while not G.is_over(s):
             seat, act = random_move(s, rnd, sell_chance=0.04)
             s, events = G.apply(s, seat, act)
-            check_invariants(s)
+            check_invariants(s, deep=steps % 8 == 0)
             steps += 1
             assert steps < 5000, "game does not end"
             for e in events:

@@ -257,7 +257,7 @@ def bid_state() -> State:
     return at_bid(4, hands={0: [1, 2], 1: [10], 2: [20], 3: [30]})
 
 
-CASES: list[tuple[str, Callable[[], State], int, Any]] = [
+CASES: list[tuple[str, Callable[[], State], Any, Any]] = [
     ("unknown_action", bid_state, 0, {"type": "pass"}),
     ("bad_action", bid_state, 0, "bid"),
     ("bad_action", bid_state, 0, {"cowboys": [1]}),

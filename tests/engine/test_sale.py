@@ -3,7 +3,6 @@ outcomes; ruling (c): the phase reads ``sale`` and the interrupted phase resumes
 
 from __future__ import annotations
 
-from games.engine.colorado_county import rules
 from games.engine.colorado_county.state import State
 from tests.engine.helpers import G, at_bid, bid_all, cows, illegal, new, set_board
 
@@ -58,7 +57,9 @@ def test_cc_9_2_seller_names_a_cell_with_their_marker() -> None:
     assert illegal(s, 0, {"type": "sell", "cell": "C5"}).code == "cell_under_water"
     assert illegal(s, 0, {"type": "sell", "cell": "P1"}).code == "unknown_cell"
     s, _ = G.apply(s, 0, {"type": "sell", "cell": "B2"})
-    assert G.view(s, None)["board"]["cells"]["B2"] == {"for_sale": 0}
+    view = G.view(s, None)
+    assert "B2" not in view["board"]["cells"]  # the marker left the board (CC-9.2)
+    assert (view["sale"]["cell"], view["sale"]["seller"]) == ("B2", 0)
 
 
 def test_cc_9_2_only_one_sale_at_a_time() -> None:
@@ -165,14 +166,50 @@ def test_cc_9_7_several_buyers_bid_and_the_strongest_pays_all() -> None:
     assert s.hands[0] & cows([10, 11]) == cows([10, 11])
 
 
-def test_ruling_a_seat_without_cowboys_bids_nothing_automatically() -> None:
-    s = at_bid(3, hands={0: [1], 1: [2]})
-    s = s.copy()
-    s.bag |= s.hands[2]
-    s.hands[2] = 0
-    s.bids = [None, None, None]
-    rules.check_bids(s, [])
-    assert s.bids[2] == 0
-    assert G.to_act(s) == frozenset({0, 1})
-    s, _ = bid_all(s, {0: [1], 1: [2]})
+def test_cc_9_2_sale_allowed_during_the_claims() -> None:
+    s = at_bid(4, hands={0: [1], 1: [10, 11], 2: [20], 3: [30]})
+    s = set_board(s, markers={3: ["J9"]})
+    s, _ = bid_all(s, {0: [1], 1: [10], 2: [], 3: []})
     assert s.phase == "claim"
+    claimer = min(G.to_act(s))
+    s, _ = G.apply(s, 3, {"type": "sell", "cell": "J9"})
+    assert G.to_act(s) == frozenset({1, 2})  # seat 0 has no cowboys left after its bid
+    for seat in (1, 2):
+        s, _ = G.apply(s, seat, {"type": "sale_interest", "interested": False})
+    assert G.view(s, None)["phase"] == "claim"
+    assert G.to_act(s) == frozenset({claimer})
+
+
+def test_cc_9_3_a_seat_that_bid_all_its_cowboys_is_not_asked() -> None:
+    s = selling()
+    s, _ = G.apply(s, 1, {"type": "bid", "cowboys": [10, 11]})
+    s, events = G.apply(s, 0, {"type": "sell", "cell": "B2"})
+    assert events[0]["asked"] == [2, 3]
+
+
+def test_cc_9_5_seller_bid_stays_valid_and_seller_may_replace_it() -> None:
+    s = selling()
+    s, _ = G.apply(s, 0, {"type": "bid", "cowboys": [1]})
+    s, _ = G.apply(s, 0, {"type": "sell", "cell": "B2"})
+    for seat in (1, 2, 3):
+        s, _ = G.apply(s, seat, {"type": "sale_interest", "interested": False})
+    assert G.view(s, 0)["my_bid"] == [1]
+    assert len(G.view(s, 0)["hand"]) == 4
+    assert G.to_act(s) == frozenset({1, 2, 3})
+    s, _ = G.apply(s, 0, {"type": "bid", "cowboys": G.view(s, 0)["hand"]})
+    assert len(G.view(s, 0)["my_bid"]) == 4
+
+
+def test_sale_answers_are_sealed_and_replaceable() -> None:
+    """Ruling (d)."""
+    s = selling()
+    s, _ = G.apply(s, 0, {"type": "sell", "cell": "B2"})
+    s, events = G.apply(s, 1, {"type": "sale_interest", "interested": True})
+    assert [e["visible_to"] for e in events] == ["all", [1]]
+    for seat in (None, 0, 2, 3):
+        assert G.view(s, seat)["sale"]["interested"] is None
+        assert G.view(s, seat)["sale"]["answered"] == [1]
+    assert G.view(s, 1)["sale"]["my_interest"] is True
+    s, events = G.apply(s, 1, {"type": "sale_interest", "interested": False})
+    assert events[0]["replaced"] is True
+    assert G.to_act(s) == frozenset({2, 3})

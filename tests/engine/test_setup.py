@@ -192,3 +192,11 @@ def test_cc_3_a_round_is_flags_then_turns_until_the_stack_is_used(n: int, turns:
                 valuations += 1
     assert reveals == dict.fromkeys(range(1, 5), turns)
     assert valuations == 4
+
+
+def test_cc_1_12_component_sizes_match_the_groups() -> None:
+    r = rng(12)
+    for _ in range(300):
+        m = r.getrandbits(150)
+        expected = sorted(g.bit_count() for g in board.components(m))
+        assert sorted(board.component_sizes(m)) == expected

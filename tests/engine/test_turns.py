@@ -7,6 +7,7 @@ import json
 import pytest
 
 from games.engine.colorado_county import rank_bids
+from games.engine.colorado_county.state import State
 from tests.engine.helpers import G, at_bid, bid_all, cows, illegal, set_board
 
 NELLY, JOE, DAISY, BILL = 0, 1, 2, 3
@@ -166,7 +167,9 @@ def test_cc_5_6_rulebook_example() -> None:
 # --- CC-6 -------------------------------------------------------------------------------
 
 
-def claim_state(cards: list[str], flags: dict[str, list[str]], markers: dict[int, list[str]]):  # type: ignore[no-untyped-def]
+def claim_state(
+    cards: list[str], flags: dict[str, list[str]], markers: dict[int, list[str]]
+) -> State:
     """Seat 0 is the only bidder, so seat 0 claims first; seat 1..3 bid nothing."""
     s = at_bid(4, hands={0: [50]}, face_up=cards)
     s = set_board(s, markers=markers, flags=flags)

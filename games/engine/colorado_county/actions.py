@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from .. import IllegalAction
-from . import board, rules
+from . import board, rules, sales
 from .data import CARD_INDEX, CARDS, COLOUR_INDEX, COLOURS, DATA
 from .state import State
 
@@ -90,7 +90,7 @@ def check_shape(action: Any) -> str:
     if spec is None:
         fail("unknown_action", f"There is no action called {kind[:30]!r}.")
     required, optional = spec
-    if len(action) == len(required) + 1 and all(k in action for k in required):
+    if len(action) == len(required) + 1 and action.keys() >= required:
         return kind
     keys = set(action) - {"type"}
     if not required <= keys:
@@ -132,9 +132,10 @@ def do_place_flag(s0: State, seat: int, a: dict[str, Any]) -> tuple[State, list[
     name = board.CELL_NAMES[cell]
     if not s0.layout.land >> cell & 1:
         fail("cell_under_water", f"{name} is under a lake.")
-    if not rules.free_land(s0) >> cell & 1:
+    free = rules.free_land(s0)
+    if not free >> cell & 1:
         fail("cell_not_free", f"{name} already holds a marker or a flag.")
-    if not rules.flag_cells(s0) >> cell & 1:
+    if not rules.flag_cells(s0, free) >> cell & 1:
         fail("flag_adjacent", f"{name} is next to another flag.")
     s = s0.copy()
     ev: list[Event] = []
@@ -203,7 +204,7 @@ def do_sell(s0: State, seat: int, a: dict[str, Any]) -> tuple[State, list[Event]
         fail("not_your_marker", f"You have no marker on {name}.")
     s = s0.copy()
     ev: list[Event] = []
-    rules.open_sale(s, seat, cell, ev)
+    sales.open_sale(s, seat, cell, ev)
     return s, ev
 
 
@@ -218,7 +219,7 @@ def do_sale_interest(s0: State, seat: int, a: dict[str, Any]) -> tuple[State, li
         fail("bad_action", '"interested" must be true or false.')
     s = s0.copy()
     ev: list[Event] = []
-    rules.sale_interest(s, seat, value, ev)
+    sales.sale_interest(s, seat, value, ev)
     return s, ev
 
 
@@ -234,7 +235,7 @@ def do_sale_bid(s0: State, seat: int, a: dict[str, Any]) -> tuple[State, list[Ev
     check_held(s0, seat, mask, committed_ok=False)
     s = s0.copy()
     ev: list[Event] = []
-    rules.sale_bid(s, seat, mask, ev)
+    sales.sale_bid(s, seat, mask, ev)
     return s, ev
 
 
@@ -250,7 +251,7 @@ def do_sale_pay(s0: State, seat: int, a: dict[str, Any]) -> tuple[State, list[Ev
     check_held(s0, seat, 1 << cowboy, committed_ok=False)
     s = s0.copy()
     ev: list[Event] = []
-    rules.sale_pay(s, seat, cowboy, ev)
+    sales.sale_pay(s, seat, cowboy, ev)
     return s, ev
 
 

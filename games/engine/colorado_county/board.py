@@ -75,26 +75,6 @@ def bits(mask: int) -> list[int]:
     return out
 
 
-_BYTE_NAMES: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
-    tuple(tuple(CELL_NAMES[c] for c in row[b] if c < NCELLS) for b in range(256))
-    for row in _BYTE_BITS
-)
-
-
-def names(mask: int) -> list[str]:
-    """Names of the cells in ``mask``, in index order."""
-    out: list[str] = []
-    table = _BYTE_NAMES
-    k = 0
-    while mask:
-        b = mask & 0xFF
-        if b:
-            out.extend(table[k][b])
-        mask >>= 8
-        k += 1
-    return out
-
-
 def components(mask: int) -> list[int]:
     """Split ``mask`` into its orthogonally connected groups (CC-1.12)."""
     groups = []
@@ -108,6 +88,27 @@ def components(mask: int) -> list[int]:
         groups.append(comp)
         mask &= ~comp
     return groups
+
+
+def component_sizes(mask: int) -> list[int]:
+    """Sizes of the orthogonally connected groups of ``mask`` (search over cells)."""
+    sizes = []
+    neighbours = NEIGHBOURS
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        todo = [low.bit_length() - 1]
+        size = 0
+        while todo:
+            size += 1
+            nb = neighbours[todo.pop()] & mask
+            while nb:
+                b = nb & -nb
+                nb ^= b
+                mask ^= b
+                todo.append(b.bit_length() - 1)
+        sizes.append(size)
+    return sizes
 
 
 def rotations(dx: int, dy: int) -> tuple[tuple[int, int], ...]:

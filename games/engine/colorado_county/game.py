@@ -35,6 +35,11 @@ class ColoradoCounty:
     Rulings where the spec is silent: (a) a seat holding no cowboys at all bids the empty
     bid automatically; (b) the round's start player places the first flag; (c) during a
     sale the view's ``phase`` is ``sale`` and the interrupted phase resumes after it.
+    The others (d)-(i) are listed in ``rules`` and in ``docs/engine.md``.
+
+    ``legal_actions`` lists, for a bid, the empty bid and each single cowboy only: any
+    subset of the hand is legal (for a sale bid, any non-empty subset of the uncommitted
+    cowboys). Returned action dicts are fresh but should be treated as read-only.
     """
 
     slug = "colorado-county"

@@ -9,6 +9,7 @@ malformed document.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from . import board
@@ -17,6 +18,11 @@ from .state import Sale, State
 
 FORMAT = 1
 NAMES = board.CELL_NAMES
+
+
+@lru_cache(maxsize=256)
+def layout_problem(lakes: tuple[tuple[str, tuple[int, ...]], ...]) -> str | None:
+    return check_layout(lakes, DATA.lake_tiles)
 
 
 def cells(mask: int) -> list[str]:
@@ -134,7 +140,7 @@ def _load(d: Mapping[str, Any]) -> State:
     lakes = tuple(
         (str(lk["id"]), tuple(board.CELL_INDEX[c] for c in lk["cells"])) for lk in d["lakes"]
     )
-    if check_layout(lakes, DATA.lake_tiles) is not None:
+    if layout_problem(lakes) is not None:
         raise ValueError("bad lake layout")
     opts = d["options"]
     s = State(n, seed, int(d["rng"], 16), lakes, {"lakes": opts["lakes"], "flags": opts["flags"]})
@@ -160,7 +166,10 @@ def _load(d: Mapping[str, Any]) -> State:
     s.draws = tuple((int(a), int(b)) for a, b in d["draws"])
     s.lake_owners = tuple(_int_list(d["lake_owners"], len(lakes)))
     s.scores = tuple(_int_list(d["scores"], n))
-    s.valuations = tuple(tuple(dict(item) for item in entry) for entry in d["valuations"])
+    s.valuations = tuple(
+        tuple({**item, "lakes_owned": list(item["lakes_owned"])} for item in entry)
+        for entry in d["valuations"]
+    )
     s.sale_cards = tuple(_int_list(d["sale_cards"], n))
     s.sales_round = tuple(_int_list(d["sales_round"], n))
     sd = d["sale"]

@@ -1,11 +1,21 @@
-"""State transitions of Colorado County (CC-2 .. CC-10).
+"""State transitions of Colorado County (CC-2 .. CC-8, CC-10; lakes in ``lakes``, land
+sales in ``sales``).
 
 Every function here mutates the ``State`` it is given (always a private copy made by
 ``apply``/``setup``) and appends event dicts to ``ev``. Rulings where the spec is silent:
 
 - (a) a seat holding no cowboys at all bids the empty bid automatically;
 - (b) the round's start player is the first to place flags (CC-4.2);
-- (c) during a sale ``phase`` reads ``sale`` and the interrupted phase resumes after it.
+- (c) during a sale ``phase`` reads ``sale`` and the interrupted phase resumes after it;
+- (d) sale interest and sale bids are sealed and may be replaced until the last is in;
+- (e) draws happen after the claims (Article 4), clockwise from the start player;
+- (f) flag colours are dealt at random from the seed (CC-4.1 constraints); with
+  ``flags: random`` each seat in turn places its first held colour on a random legal cell;
+- (g) a cell for sale belongs to nobody until the sale closes; lakes are re-evaluated then;
+- (h) the cowboy paid by a single buyer is seen by buyer and seller only;
+- (i) a claimer with no usable face-up card (only after CC-4.3) is skipped.
+
+See ``docs/engine.md``.
 """
 
 from __future__ import annotations
@@ -14,9 +24,10 @@ from typing import Any
 
 from .. import _rng
 from . import board
-from .data import CARDS, COLOURS, DATA, LAKE_VALUES, check_layout, orientations
+from .data import CARDS, COLOURS, DATA
+from .lakes import random_lakes, update_lakes
 from .scoring import rank_masks, score_round
-from .state import Lakes, Sale, State, replace_at
+from .state import State, replace_at
 
 Event = dict[str, Any]
 ALL = "all"
@@ -46,14 +57,11 @@ def rand_below(s: State, n: int) -> int:
 def draw(s: State, seat: int, count: int, ev: list[Event], reason: str) -> None:
     """Draw up to ``count`` cowboys for ``seat`` (stops when the bag is empty, CC-5.5)."""
     got = 0
-    for _ in range(count):
-        if not s.bag:
-            break
-        pool = board.bits(s.bag)
-        c = pool[rand_below(s, len(pool))]
-        s.bag &= ~(1 << c)
-        s.hands[seat] |= 1 << c
-        got |= 1 << c
+    pool = board.bits(s.bag)  # ascending; the k-th cowboy left in the bag is drawn
+    for _ in range(min(count, len(pool))):
+        got |= 1 << pool.pop(rand_below(s, len(pool)))
+    s.bag &= ~got
+    s.hands[seat] |= got
     n = got.bit_count()
     ev.append(
         {
@@ -75,42 +83,6 @@ def draw(s: State, seat: int, count: int, ev: list[Event], reason: str) -> None:
                 "reason": reason,
             }
         )
-
-
-def random_lakes(rng: int) -> tuple[int, Lakes]:
-    """A random lake placement obeying CC-2.3, drawn from generator state ``rng``."""
-    tiles = sorted(DATA.lake_tiles, key=lambda t: (t.value != 3, -len(t.shape), t.id))
-    corners = {board.index(0, 0), board.index(14, 0), board.index(0, 9), board.index(14, 9)}
-    while True:
-        placed: list[tuple[str, tuple[int, ...]]] = []
-        taken = 0
-        for tile in tiles:
-            options = []
-            for shape in orientations(tile.shape):
-                w = max(x for x, _ in shape) + 1
-                h = max(y for _, y in shape) + 1
-                for oy in range(board.ROWS - h + 1):
-                    for ox in range(board.COLS - w + 1):
-                        cells = tuple(board.index(ox + x, oy + y) for x, y in shape)
-                        mask = sum(1 << c for c in cells)
-                        edge = (mask & board.EDGE).bit_count()
-                        if tile.value == 3:
-                            ok = edge == len(cells) and not corners & set(cells)
-                        else:
-                            ok = edge == 0
-                        if ok and not board.lakes_touch(mask, taken):
-                            options.append(cells)
-            if not options:
-                break
-            rng, k = _rng.below(rng, len(options))
-            placed.append((tile.id, options[k]))
-            taken |= sum(1 << c for c in options[k])
-        else:
-            order = {t.id: i for i, t in enumerate(DATA.lake_tiles)}
-            lakes = tuple(sorted(placed, key=lambda p: order[p[0]]))
-            if check_layout(lakes, DATA.lake_tiles) is not None:  # pragma: no cover
-                raise RuntimeError("random_lakes built a layout that breaks CC-2.3")
-            return rng, lakes
 
 
 # --- setup and rounds -----------------------------------------------------------------
@@ -230,10 +202,11 @@ def free_land(s: State) -> int:
     return s.layout.land & ~occupied
 
 
-def flag_cells(s: State) -> int:
+def flag_cells(s: State, free: int = -1) -> int:
     """Cells where the next flag may go: free land not adjacent to a flag (CC-4.2), or any
-    free land if there is no such cell (CC-4.3)."""
-    free = free_land(s)
+    free land if there is no such cell (CC-4.3). ``free`` may pass ``free_land(s)``."""
+    if free < 0:
+        free = free_land(s)
     ok = free & ~board.grow(all_flags(s))
     return ok or free
 
@@ -494,163 +467,3 @@ def end_round(s: State, ev: list[Event]) -> None:
         )
         return
     start_round(s, ev)
-
-
-# --- lakes ----------------------------------------------------------------------------
-
-
-def update_lakes(s: State, ev: list[Event], prefer: int, clockwise_from: int, changed: int) -> None:
-    """CC-7.1/7.2, with the CC-7.3 tie rulings (``prefer`` is the claimer or buyer).
-    Only lakes whose shore meets ``changed`` (the cells that changed hands) can change."""
-    lay = s.layout
-    markers = s.markers
-    order = s.seats_from(clockwise_from)
-    for i, shore in enumerate(lay.shores):
-        if not shore & changed:
-            continue
-        counts = [(m & shore).bit_count() for m in markers]
-        owner = s.lake_owners[i]
-        if owner >= 0:
-            best = max(c for seat, c in enumerate(counts) if seat != owner) if s.n > 1 else 0
-            if best <= counts[owner]:
-                if counts[owner] == 0:
-                    set_owner(s, i, -1, ev)
-                continue
-        else:
-            best = max(counts)
-            if best == 0:
-                continue
-        tied = [seat for seat in order if counts[seat] == best and seat != owner]
-        set_owner(s, i, prefer if prefer in tied else tied[0], ev)
-
-
-def set_owner(s: State, lake: int, owner: int, ev: list[Event]) -> None:
-    previous = s.lake_owners[lake]
-    s.lake_owners = replace_at(s.lake_owners, lake, owner)
-    lid = s.lakes[lake][0]
-    ev.append(
-        {
-            "type": "lake_owner_changed",
-            "visible_to": ALL,
-            "lake": lid,
-            "value": LAKE_VALUES[lid],
-            "owner": None if owner < 0 else owner,
-            "previous": None if previous < 0 else previous,
-        }
-    )
-
-
-# --- sales ----------------------------------------------------------------------------
-
-
-def sale_possible(s: State) -> bool:
-    """CC-9.2: while the round's stack has face-down cards and no sale is open."""
-    return s.phase != "over" and bool(s.stack) and s.sale is None
-
-
-def open_sale(s: State, seat: int, cell: int, ev: list[Event]) -> None:
-    s.markers[seat] &= ~(1 << cell)
-    s.sale_cards = replace_at(s.sale_cards, seat, s.sale_cards[seat] - 1)
-    s.sales_round = replace_at(s.sales_round, seat, s.sales_round[seat] + 1)
-    asked = tuple(o for o in s.seats_from(seat) if o != seat and uncommitted(s, o))
-    s.sale = Sale(seat, cell, asked, s.n)
-    ev.append(
-        {
-            "type": "sale_opened",
-            "visible_to": ALL,
-            "seller": seat,
-            "cell": board.CELL_NAMES[cell],
-            "asked": list(asked),
-        }
-    )
-    if not asked:
-        close_sale(s, -1, 0, ev)
-
-
-def sale_interest(s: State, seat: int, interested: bool, ev: list[Event]) -> None:
-    sale = s.open_sale()
-    replaced = sale.answers[seat] is not None
-    sale.answers[seat] = interested
-    ev.append(
-        {"type": "sale_interest_declared", "visible_to": ALL, "seat": seat, "replaced": replaced}
-    )
-    ev.append(
-        {"type": "my_sale_interest", "visible_to": [seat], "seat": seat, "interested": interested}
-    )
-    if any(sale.answers[o] is None for o in sale.asked):
-        return
-    buyers = sale.interested()
-    ev.append({"type": "sale_interest_revealed", "visible_to": ALL, "interested": buyers})
-    if not buyers:
-        close_sale(s, -1, 0, ev)
-    elif len(buyers) == 1:
-        sale.stage = "pay"
-        sale.buyer = buyers[0]
-    else:
-        sale.stage = "bid"
-
-
-def sale_pay(s: State, seat: int, cowboy: int, ev: list[Event]) -> None:
-    sale = s.open_sale()
-    ev.append(
-        {
-            "type": "sale_paid",
-            "visible_to": [seat, sale.seller],
-            "buyer": seat,
-            "seller": sale.seller,
-            "cowboys": [cowboy],
-        }
-    )
-    close_sale(s, seat, 1 << cowboy, ev)
-
-
-def sale_bid(s: State, seat: int, mask: int, ev: list[Event]) -> None:
-    sale = s.open_sale()
-    replaced = sale.sale_bids[seat] is not None
-    sale.sale_bids[seat] = mask
-    ev.append({"type": "sale_bid_submitted", "visible_to": ALL, "seat": seat, "replaced": replaced})
-    ev.append(
-        {"type": "my_sale_bid", "visible_to": [seat], "seat": seat, "cowboys": cowboy_list(mask)}
-    )
-    bidders = sale.interested()
-    if any(sale.sale_bids[o] is None for o in bidders):
-        return
-    bids = [b or 0 for b in sale.sale_bids]
-    ranking = [o for o in rank_masks(bids, s.seats_from(sale.seller)) if o in bidders]
-    ev.append(
-        {
-            "type": "sale_bids_revealed",
-            "visible_to": ALL,
-            "ranking": ranking,
-            "bids": [
-                {"seat": o, "cowboys": cowboy_list(bids[o]), "rank": i + 1}
-                for i, o in enumerate(ranking)
-            ],
-        }
-    )
-    close_sale(s, ranking[0], bids[ranking[0]], ev)
-
-
-def close_sale(s: State, buyer: int, price: int, ev: list[Event]) -> None:
-    """CC-9.5..9.8: settle the sale, the seller draws 2, lakes are re-evaluated."""
-    sale = s.open_sale()
-    seller, cell = sale.seller, sale.cell
-    if buyer >= 0:
-        s.hands[buyer] &= ~price
-        s.hands[seller] |= price
-        s.markers[buyer] |= 1 << cell
-    s.sale = None
-    ev.append(
-        {
-            "type": "sale_closed",
-            "visible_to": ALL,
-            "seller": seller,
-            "cell": board.CELL_NAMES[cell],
-            "buyer": None if buyer < 0 else buyer,
-            "outcome": "sold" if buyer >= 0 else "no_buyer",
-            "price_count": price.bit_count(),
-        }
-    )
-    draw(s, seller, 2, ev, "sale")
-    update_lakes(s, ev, prefer=buyer, clockwise_from=seller, changed=1 << cell)
-    check_bids(s, ev)

@@ -75,7 +75,7 @@ def score_round(
     doubles: dict[int, int] = {}
     for seat, mask in markers.items():
         borders[seat] = (mask & border_mask).bit_count()
-        sizes = [g.bit_count() for g in board.components(mask)]
+        sizes = board.component_sizes(mask)
         doubles[seat] = sum(1 for z in sizes if z == 2)
         largest = max(sizes, default=0)
         areas[seat] = largest if largest >= 3 else 0

@@ -9,12 +9,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import board, rules
+from . import board, rules, sales
 from .data import CARDS, COLOURS, DATA, LAKE_VALUES
 from .scoring import rank_masks
 from .state import State
 
 NAMES = board.CELL_NAMES
+# Prototypes of the most frequent actions; legal_actions returns fresh copies (values are
+# strings, so a shallow copy is a full copy), which is faster than building each literal.
+_FLAG_ACTIONS = tuple(
+    tuple({"type": "place_flag", "colour": colour, "cell": name} for name in NAMES)
+    for colour in COLOURS
+)
+_SELL_ACTIONS = tuple({"type": "sell", "cell": name} for name in NAMES)
 
 
 def to_act(s: State) -> frozenset[int]:
@@ -44,7 +51,7 @@ def legal_actions(s: State, seat: int) -> list[dict[str, Any]]:
     """Every legal action of ``seat``. For a bid or a sale bid any subset (non-empty for a
     sale bid) of the allowed cowboys is legal; only the empty bid and single cowboys are
     listed. ``sell`` actions are included whenever CC-9 lets the seat sell."""
-    if s.phase == "over" or not 0 <= seat < s.n:
+    if s.phase == "over" or type(seat) is not int or not 0 <= seat < s.n:
         return []
     sale = s.sale
     if sale is not None:
@@ -66,12 +73,12 @@ def legal_actions(s: State, seat: int) -> list[dict[str, Any]]:
     phase = s.phase
     if phase == "flags":
         if seat == s.flag_turn:
-            cells = board.names(rules.flag_cells(s))
+            cells = board.bits(rules.flag_cells(s))
             hand = s.flag_hands[seat]
             for colour in range(4):
                 if hand[colour]:
-                    name = COLOURS[colour]
-                    out += [{"type": "place_flag", "colour": name, "cell": c} for c in cells]
+                    protos = _FLAG_ACTIONS[colour]
+                    out += [protos[c].copy() for c in cells]
     elif phase == "bid":
         if s.hands[seat]:
             out = cowboy_actions("bid", s.hands[seat], empty=True)
@@ -83,7 +90,7 @@ def legal_actions(s: State, seat: int) -> list[dict[str, Any]]:
         and s.sales_round[seat] < DATA.sales_per_round
         and s.markers[seat]
     ):
-        out += [{"type": "sell", "cell": c} for c in board.names(s.markers[seat])]
+        out += [_SELL_ACTIONS[c].copy() for c in board.bits(s.markers[seat])]
     return out
 
 
@@ -120,8 +127,6 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
     for colour, mask in enumerate(s.flags):
         for c in board.bits(mask):
             cells[NAMES[c]] = {"flag": COLOURS[colour]}
-    if s.sale is not None:
-        cells[NAMES[s.sale.cell]] = {"for_sale": s.sale.seller}
     lakes = [
         {
             "id": lid,
@@ -179,7 +184,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "last_bids": last_bids,
         "last_ranking": last_ranking,
         "sale": sale_view(s, seat),
-        "sale_possible": rules.sale_possible(s),
+        "sale_possible": sales.sale_possible(s),
         "valuations": [
             {
                 "round": r + 1,

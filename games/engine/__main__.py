@@ -1,0 +1,195 @@
+"""Command line: ``python -m games.engine simulate ...`` plays games between bots (CC-12).
+
+    python -m games.engine simulate --game colorado-county --players 2 --games 200 \\
+        --bots greedy,random --seed 1
+
+prints one JSON object on stdout. Bots are seated in the given order, cycling through the
+names if there are fewer than players; game ``i`` shifts the names by ``i`` so that every
+bot takes every seat in turn. Game ``i`` uses the engine seed ``"<seed>:<i>"`` and seat
+``p``'s bot the generator ``random.Random("<seed>:<i>:<p>")``, so a run is reproducible.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from . import Game, IllegalAction, game_slugs, get_game, validate_options
+from .bots import Bot, bot_names, get_bot
+
+
+def seat_bots(names: Sequence[str], players: int, game_index: int) -> list[str]:
+    """The bot name of each seat in game ``game_index`` (cycling, shifted per game)."""
+    return [names[(p + game_index) % len(names)] for p in range(players)]
+
+
+def next_move(game: Game, state: Any, seat: int, bot: Bot, rng: random.Random) -> Any:
+    """Ask ``bot`` for ``seat``'s action, giving it only that seat's view and actions."""
+    return bot.choose(game, game.view(state, seat), game.legal_actions(state, seat), rng)
+
+
+def play_game(
+    game: Game,
+    bots: Sequence[Bot],
+    seed: str,
+    options: dict[str, Any] | None = None,
+    max_actions: int = 20_000,
+) -> tuple[Any, int]:
+    """Play one game to the end; return the final state and the number of actions."""
+    state = game.setup(len(bots), seed, options)
+    rngs = [random.Random(f"{seed}:{p}") for p in range(len(bots))]  # noqa: S311
+    actions = 0
+    while not game.is_over(state):
+        seat = min(game.to_act(state))  # simultaneous steps are sealed: any order will do
+        action = next_move(game, state, seat, bots[seat], rngs[seat])
+        try:
+            state, _ = game.apply(state, seat, action)
+        except IllegalAction as exc:
+            raise RuntimeError(
+                f"bot {bots[seat].name!r} (seat {seat}) chose an illegal action "
+                f"{action!r}: {exc.code}: {exc.message}"
+            ) from exc
+        actions += 1
+        if actions > max_actions:
+            raise RuntimeError(f"game {seed} did not end after {max_actions} actions")
+    return state, actions
+
+
+def simulate(
+    slug: str,
+    players: int,
+    games: int,
+    bot_list: Sequence[str],
+    seed: str,
+    options: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Play ``games`` games and return the summary printed by ``simulate``."""
+    game = get_game(slug)
+    bots = {name: get_bot(name) for name in bot_list}
+    scores: dict[str, list[int]] = {name: [] for name in bots}
+    wins = dict.fromkeys(bots, 0)
+    seat_wins = [0] * players
+    shared = 0
+    total_actions = 0
+    started = time.perf_counter()
+    cpu_started = time.process_time()
+    for i in range(games):
+        names = seat_bots(bot_list, players, i)
+        state, actions = play_game(game, [bots[n] for n in names], f"{seed}:{i}", options)
+        total_actions += actions
+        result = game.result(state)
+        top = max(result)
+        winners = [p for p in range(players) if result[p] == top]
+        shared += len(winners) > 1
+        for p, name in enumerate(names):
+            scores[name].append(result[p])
+            if p in winners:
+                wins[name] += 1
+                seat_wins[p] += 1
+    seconds = time.perf_counter() - started
+    cpu_seconds = time.process_time() - cpu_started
+    return {
+        "game": slug,
+        "players": players,
+        "games": games,
+        "bots": list(bot_list),
+        "seed": seed,
+        "options": options or {},
+        "actions": total_actions,
+        "actions_per_game": round(total_actions / games, 2) if games else 0,
+        "seconds": round(seconds, 4),
+        "cpu_seconds": round(cpu_seconds, 4),
+        "games_per_second": round(games / seconds, 3) if seconds > 0 else None,
+        "scores": {name: score_stats(values) for name, values in scores.items()},
+        "wins": wins,
+        "seat_games": {name: len(values) for name, values in scores.items()},
+        "win_rate": {
+            name: round(wins[name] / len(scores[name]), 4) if scores[name] else None
+            for name in bots
+        },
+        "shared_wins": shared,
+        "wins_by_seat": seat_wins,
+    }
+
+
+def score_stats(values: list[int]) -> dict[str, Any]:
+    if not values:
+        return {"mean": None, "min": None, "max": None, "stdev": None, "all": []}
+    return {
+        "mean": round(statistics.fmean(values), 3),
+        "min": min(values),
+        "max": max(values),
+        "stdev": round(statistics.pstdev(values), 3),
+        "all": values,
+    }
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m games.engine", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    sim = sub.add_parser("simulate", help="play games between bots and print JSON figures")
+    sim.add_argument("--game", default="colorado-county", help="game slug")
+    sim.add_argument("--players", type=int, required=True, help="number of seats")
+    sim.add_argument("--games", type=int, default=10, help="number of games (K)")
+    sim.add_argument(
+        "--bots",
+        default="random",
+        help=f"comma-separated bot names, seated in order and cycled ({', '.join(bot_names())})",
+    )
+    sim.add_argument("--seed", default="0", help="master seed (string or integer)")
+    sim.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a game option, e.g. lakes=random (repeatable)",
+    )
+    args = parser.parse_args(argv)
+    if args.game not in game_slugs():
+        parser.error(f"unknown game {args.game!r}; known games: {', '.join(game_slugs())}")
+    game = get_game(args.game)
+    if not game.min_players <= args.players <= game.max_players:
+        parser.error(
+            f"--players must be between {game.min_players} and {game.max_players} for {args.game}"
+        )
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    args.bot_list = [b.strip() for b in args.bots.split(",") if b.strip()]
+    unknown = [b for b in args.bot_list if b not in bot_names()]
+    if not args.bot_list:
+        parser.error(f"--bots needs at least one bot name; known bots: {', '.join(bot_names())}")
+    if unknown:
+        parser.error(
+            f"unknown bot(s) {', '.join(map(repr, unknown))}; known bots: {', '.join(bot_names())}"
+        )
+    raw: dict[str, str] = {}
+    for item in args.option:
+        name, sep, value = item.partition("=")
+        if not sep:
+            parser.error(f"--option takes NAME=VALUE, not {item!r}")
+        raw[name] = value
+    try:
+        args.options = validate_options(args.game, raw)
+    except ValueError as exc:
+        parser.error(str(exc))
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    summary = simulate(
+        args.game, args.players, args.games, args.bot_list, str(args.seed), args.options
+    )
+    json.dump(summary, sys.stdout)
+    sys.stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,90 @@
+"""Lakes: the random layout (CC-2.3) and ownership (CC-7, with the CC-7.3 rulings)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import _rng
+from . import board
+from .data import DATA, LAKE_VALUES, check_layout, orientations
+from .state import Lakes, State, replace_at
+
+Event = dict[str, Any]
+ALL = "all"
+
+
+def random_lakes(rng: int) -> tuple[int, Lakes]:
+    """A random lake placement obeying CC-2.3, drawn from generator state ``rng``."""
+    tiles = sorted(DATA.lake_tiles, key=lambda t: (t.value != 3, -len(t.shape), t.id))
+    corners = {board.index(0, 0), board.index(14, 0), board.index(0, 9), board.index(14, 9)}
+    while True:
+        placed: list[tuple[str, tuple[int, ...]]] = []
+        taken = 0
+        for tile in tiles:
+            options = []
+            for shape in orientations(tile.shape):
+                w = max(x for x, _ in shape) + 1
+                h = max(y for _, y in shape) + 1
+                for oy in range(board.ROWS - h + 1):
+                    for ox in range(board.COLS - w + 1):
+                        cells = tuple(board.index(ox + x, oy + y) for x, y in shape)
+                        mask = sum(1 << c for c in cells)
+                        edge = (mask & board.EDGE).bit_count()
+                        if tile.value == 3:
+                            ok = edge == len(cells) and not corners & set(cells)
+                        else:
+                            ok = edge == 0
+                        if ok and not board.lakes_touch(mask, taken):
+                            options.append(cells)
+            if not options:
+                break
+            rng, k = _rng.below(rng, len(options))
+            placed.append((tile.id, options[k]))
+            taken |= sum(1 << c for c in options[k])
+        else:
+            order = {t.id: i for i, t in enumerate(DATA.lake_tiles)}
+            lakes = tuple(sorted(placed, key=lambda p: order[p[0]]))
+            if check_layout(lakes, DATA.lake_tiles) is not None:  # pragma: no cover
+                raise RuntimeError("random_lakes built a layout that breaks CC-2.3")
+            return rng, lakes
+
+
+def update_lakes(s: State, ev: list[Event], prefer: int, clockwise_from: int, changed: int) -> None:
+    """CC-7.1/7.2, with the CC-7.3 tie rulings (``prefer`` is the claimer or buyer).
+    Only lakes whose shore meets ``changed`` (the cells that changed hands) can change."""
+    lay = s.layout
+    markers = s.markers
+    order = s.seats_from(clockwise_from)
+    for i, shore in enumerate(lay.shores):
+        if not shore & changed:
+            continue
+        counts = [(m & shore).bit_count() for m in markers]
+        owner = s.lake_owners[i]
+        if owner >= 0:
+            best = max(c for seat, c in enumerate(counts) if seat != owner) if s.n > 1 else 0
+            if best <= counts[owner]:
+                if counts[owner] == 0:
+                    set_owner(s, i, -1, ev)
+                continue
+        else:
+            best = max(counts)
+            if best == 0:
+                continue
+        tied = [seat for seat in order if counts[seat] == best and seat != owner]
+        set_owner(s, i, prefer if prefer in tied else tied[0], ev)
+
+
+def set_owner(s: State, lake: int, owner: int, ev: list[Event]) -> None:
+    previous = s.lake_owners[lake]
+    s.lake_owners = replace_at(s.lake_owners, lake, owner)
+    lid = s.lakes[lake][0]
+    ev.append(
+        {
+            "type": "lake_owner_changed",
+            "visible_to": ALL,
+            "lake": lid,
+            "value": LAKE_VALUES[lid],
+            "owner": None if owner < 0 else owner,
+            "previous": None if previous < 0 else previous,
+        }
+    )
