@@ -275,10 +275,6 @@ def game_create(
     return row
 
 
-def bots_module_kinds() -> tuple[str, ...]:
-    return bot_players.bot_kinds()
-
-
 def game_join(*, game_id: int, user: User) -> Game:
     """Take a free seat at an open table (idempotent for someone already seated); starts the
     game when the last seat fills. 409 ``not_open`` / ``table_full``, 403 ``not_invited``."""
