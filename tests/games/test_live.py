@@ -211,6 +211,7 @@ def test_moves_reach_every_socket_with_its_own_view(
             sock.close()
 
 
+@pytest.mark.timeout(900)  # whole games through HTTP and sockets; slow on a loaded machine
 @pytest.mark.parametrize(("players", "bots", "seed"), [(4, ["random"], 11), (3, [], 12)])
 def test_hidden_information_never_leaks_through_api_log_or_socket(
     server: str, make_user: Callable[..., User], players: int, bots: list[str], seed: int
