@@ -17,20 +17,12 @@ from django.db import IntegrityError, transaction
 
 from accounts.models import User
 
-# The kinds offered when the engine's bot package does not list its own.
-DEFAULT_KINDS = ("random", "greedy", "search")
-
 
 def bot_kinds() -> tuple[str, ...]:
-    """The bot kinds a table may seat."""
-    try:
-        from games.engine import bots as engine_bots
-    except ImportError:
-        return DEFAULT_KINDS
-    names = getattr(engine_bots, "bot_names", None) or getattr(engine_bots, "names", None)
-    if callable(names):
-        return tuple(str(n) for n in names())
-    return DEFAULT_KINDS
+    """The bot kinds a table may seat (the engine's registered bots)."""
+    from games.engine.bots import bot_names
+
+    return tuple(bot_names())
 
 
 def bot_account(*, kind: str, exclude: Iterable[int] = ()) -> User:

@@ -38,7 +38,6 @@ from games.snapshots import engine_for, load_state, remember_state
 log = logging.getLogger(__name__)
 
 __all__ = [
-    "CLOCK_PRESETS",
     "action_submit",
     "chat_post",
     "game_abort",
@@ -50,14 +49,6 @@ __all__ = [
     "seat_mark_seen",
 ]
 
-# (initial_hours, increment_hours, max_hours)
-CLOCK_PRESETS: dict[str, tuple[float, float, float]] = {
-    "fast": (24, 12, 48),
-    "normal": (72, 24, 168),
-    "slow": (168, 72, 336),
-}
-MIN_HOURS = 1 / 60
-MAX_HOURS = 24 * 60  # sixty days
 CLIENT_ID_MAX = 64
 CHAT_MAX = 500
 # Actions whose cowboys are a sealed bid, and the event that reveals their step.
@@ -86,47 +77,17 @@ def _locked(game_id: Any) -> Game:
         raise NotFound() from None
 
 
-def _hours(value: Any, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise BadRequest(
-            _("The clock's %(name)s must be a number of hours.") % {"name": name},
-            code="bad_clock",
-        )
-    hours = float(value)
-    if not MIN_HOURS - 1e-9 <= hours <= MAX_HOURS:
-        raise BadRequest(
-            _("The clock's %(name)s must be between one minute and sixty days.") % {"name": name},
-            code="bad_clock",
-        )
-    return hours
-
-
 def _clock_seconds(clock: Any) -> tuple[int, int, int]:
-    if clock is None:
-        clock = "normal"
-    if isinstance(clock, str):
-        if clock not in CLOCK_PRESETS:
-            raise BadRequest(
-                _("Unknown clock preset; choose fast, normal or slow."), code="bad_clock"
-            )
-        initial, increment, maximum = CLOCK_PRESETS[clock]
-    elif isinstance(clock, Mapping):
-        unknown = set(clock) - {"initial_hours", "increment_hours", "max_hours"}
-        if unknown:
-            raise BadRequest(
-                _("The clock takes initial_hours, increment_hours and max_hours only."),
-                code="bad_clock",
-            )
-        initial = _hours(clock.get("initial_hours", 72), "initial_hours")
-        increment = _hours(clock.get("increment_hours", 24), "increment_hours")
-        maximum = _hours(clock.get("max_hours", max(initial, 168)), "max_hours")
-        if maximum < initial:
-            raise BadRequest(
-                _("The clock's max_hours must be at least its initial_hours."), code="bad_clock"
-            )
-    else:
-        raise BadRequest(_("The clock must be a preset name or an object."), code="bad_clock")
-    return round(initial * 3600), round(increment * 3600), round(maximum * 3600)
+    """A preset name, ``None`` or hours, as seconds (rules in ``games.clocks``)."""
+    from games.clocks import InvalidClock, resolve_clock
+
+    try:
+        settings = resolve_clock(clock)
+    except InvalidClock as exc:
+        raise BadRequest(exc.message, code=exc.code) from None
+    except (OverflowError, ValueError):  # e.g. 1e308 hours overflows the seconds
+        raise BadRequest(_("The clock's hours are out of range."), code=InvalidClock.code) from None
+    return settings.initial_seconds, settings.increment_seconds, settings.max_seconds
 
 
 def _seat_of(game: Game, user: Any) -> Seat | None:
@@ -273,10 +234,6 @@ def game_create(
         if len(taken) == players:
             _start(row)
     return row
-
-
-def bots_module_kinds() -> tuple[str, ...]:
-    return bot_players.bot_kinds()
 
 
 def game_join(*, game_id: int, user: User) -> Game:
