@@ -9,6 +9,11 @@ from django.views.decorators.http import require_GET
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
+    """The lobby for a signed-in player, the welcome page for everyone else."""
+    if request.user.is_authenticated:
+        from games.views import lobby_context
+
+        return render(request, "games/lobby.html", lobby_context(request))
     return render(request, "home.html")
 
 

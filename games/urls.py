@@ -1,0 +1,20 @@
+"""Page URLs of the games app (the JSON API lives under /api/, see games/api.py)."""
+
+from django.urls import path
+
+from games import views
+
+app_name = "games"
+
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+    path("new/", views.new_table, name="new"),
+    path("<int:game_id>/", views.game_page, name="game"),
+    path("<int:game_id>/panels/", views.panels, name="panels"),
+    path("<int:game_id>/act/", views.act, name="act"),
+    path("<int:game_id>/preview/", views.preview, name="preview"),
+    path("<int:game_id>/chat/", views.chat, name="chat"),
+    path("<int:game_id>/join/", views.join, name="join"),
+    path("<int:game_id>/leave/", views.leave, name="leave"),
+    path("<int:game_id>/resign/", views.resign, name="resign"),
+]

@@ -1,0 +1,404 @@
+"""The pages: lobby, new table, game page (players and spectators), how to play.
+
+Thin: reads go through ``games.selectors``, writes through ``games.services`` (the same
+functions the JSON API calls). Every form works without JavaScript (POST, then redirect);
+the page's script posts the same forms with ``Accept: application/json`` and gets JSON back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games import selectors, services
+from games.board_svg import board_strings
+from games.errors import GameError
+from games.forms import ActionForm, ChatForm, NewTableForm
+from games.log_words import card_words, describe
+from games.models import ChatMessage, Game, Seat
+from games.preview import claim_previews
+
+LOG_LIMIT = 200
+
+
+def wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def error_reply(
+    request: HttpRequest, game_id: int, status: int, code: str, message: str
+) -> HttpResponse:
+    if wants_json(request):
+        return JsonResponse({"code": code, "message": message}, status=status)
+    messages.error(request, message)
+    return redirect("games:game", game_id=game_id)
+
+
+def get_game(game_id: int) -> Game:
+    try:
+        return Game.objects.get(pk=game_id)
+    except Game.DoesNotExist:
+        raise Http404(_("There is no such game.")) from None
+
+
+# --- lobby ---------------------------------------------------------------------------
+
+
+def lobby_context(request: HttpRequest) -> dict[str, Any]:
+    user = request.user
+    mine = (
+        Game.objects.filter(seats__user=user)
+        .prefetch_related("seats__user")
+        .order_by("-updated_at")
+    )
+    my_running = []
+    for game in mine.filter(status__in=[Game.Status.RUNNING, Game.Status.OPEN]):
+        seats = sorted(game.seats.all(), key=lambda s: (s.seat is None, s.seat or 0, s.pk))
+        my_seat = next((s for s in seats if s.user_id == user.pk), None)
+        to_act = set(game.to_act or [])
+        for s in seats:
+            s.to_act = s.seat is not None and s.seat in to_act  # type: ignore[attr-defined]
+        my_running.append(
+            {
+                "game": game,
+                "seats": seats,
+                "my_turn": my_seat is not None
+                and my_seat.seat is not None
+                and my_seat.seat in to_act,
+            }
+        )
+    my_running.sort(key=lambda e: (not e["my_turn"], e["game"].status != Game.Status.RUNNING))
+    finished = mine.filter(status=Game.Status.FINISHED).order_by("-finished_at")[:20]
+    open_tables = (
+        Game.objects.filter(status=Game.Status.OPEN)
+        .filter(Q(open_seats=True) | Q(invitations__user=user))
+        .exclude(seats__user=user)
+        .prefetch_related("seats__user")
+        .distinct()
+        .order_by("-created_at")[:30]
+    )
+    return {
+        "my_games": my_running,
+        "finished": [
+            {"game": g, "seats": sorted(g.seats.all(), key=lambda s: s.seat or 0)} for g in finished
+        ],
+        "open_tables": open_tables,
+        "form": NewTableForm(),
+    }
+
+
+@login_required
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/lobby.html", lobby_context(request))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def new_table(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        form = NewTableForm(request.POST)
+        if form.is_valid():
+            try:
+                game = services.game_create(creator=request.user, **form.service_kwargs())
+            except GameError as exc:
+                form.add_error(None, exc.message)
+            else:
+                return redirect("games:game", game_id=game.pk)
+    else:
+        form = NewTableForm()
+    return render(request, "games/new_table.html", {"form": form})
+
+
+# --- the game page -------------------------------------------------------------------
+
+
+def as_datetime(value: Any) -> Any:
+    if isinstance(value, str):
+        return parse_datetime(value)
+    return value
+
+
+def seat_names(doc: dict[str, Any]) -> list[str]:
+    seats = sorted(
+        (s for s in doc.get("seats", []) if s.get("seat") is not None), key=lambda s: s["seat"]
+    )
+    return [str(s.get("display_name") or s.get("username", "")) for s in seats]
+
+
+def log_lines(game: Game, user: Any, names: list[str], me: int | None) -> list[dict[str, Any]]:
+    lines = []
+    for entry in selectors.game_log(game=game, user=user, since=0, chat=False):
+        text = describe(entry, names, me)
+        if text:
+            lines.append(
+                {
+                    "version": entry.get("version"),
+                    "text": text,
+                    "private": entry.get("visible_to") not in (None, "all"),
+                }
+            )
+    return lines[-LOG_LIMIT:]
+
+
+def page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
+    user = request.user
+    doc = selectors.game_document(game=game, user=user)
+    names = seat_names(doc)
+    view = doc.get("view")
+    me = doc.get("my_seat")
+    legal = doc.get("legal_actions") or []
+    kinds = {a["type"] for a in legal}
+    seat_rows = Seat.objects.filter(game=game).select_related("user").order_by("seat", "pk")
+    my_seat_row = next(
+        (s for s in seat_rows if user.is_authenticated and s.user_id == user.pk), None
+    )
+    claims = [a for a in legal if a["type"] == "claim"]
+    ctx: dict[str, Any] = {
+        "game": game,
+        "doc": doc,
+        "view": view,
+        "names": names,
+        "me": me,
+        "legal": legal,
+        "kinds": kinds,
+        "seat_rows": seat_rows,
+        "my_seat_row": my_seat_row,
+        "to_act": doc.get("to_act") or [],
+        "my_turn": me is not None and me in (doc.get("to_act") or []),
+        "log": log_lines(game, user, names, me) if game.status != Game.Status.OPEN else [],
+        "chat": ChatMessage.objects.filter(game=game).select_related("user").order_by("-id")[:50],
+        "chat_form": ChatForm(),
+        "claims": [
+            {
+                **a,
+                "label": _("%(card)s: flag %(flag)s%(second)s")
+                % {
+                    "card": card_words(a["card"]),
+                    "flag": a["flag"],
+                    "second": (" + " + a["second"]) if a["second"] else "",
+                },
+            }
+            for a in claims
+        ],
+        "flag_choices": [a for a in legal if a["type"] == "place_flag"],
+        "sell_cells": [a["cell"] for a in legal if a["type"] == "sell"],
+        "pay_cowboys": [a["cowboy"] for a in legal if a["type"] == "sale_pay"],
+        "sale_bid_cowboys": [a["cowboys"][0] for a in legal if a["type"] == "sale_bid"],
+    }
+    if view:
+        ctx["players"] = [
+            {
+                **p,
+                "name": names[p["seat"]] if p["seat"] < len(names) else "",
+                "deadline": as_datetime(
+                    next(
+                        (
+                            s.get("clock_deadline")
+                            for s in doc["seats"]
+                            if s.get("seat") == p["seat"]
+                        ),
+                        None,
+                    )
+                ),
+                "to_act": p["seat"] in (doc.get("to_act") or []),
+            }
+            for p in view["players"]
+        ]
+        vals = view.get("valuations", [])
+        ctx["valuation_matrix"] = [
+            {
+                "seat": p["seat"],
+                "name": names[p["seat"]] if p["seat"] < len(names) else "",
+                "score": p["score"],
+                "rounds": [
+                    vals[r]["seats"][p["seat"]] if r < len(vals) else None for r in range(4)
+                ],
+            }
+            for p in view["players"]
+        ]
+        top = max([p["score"] for p in view["players"]] + [1])
+        ctx["track_max"] = top
+        ctx["flag_colours"] = sorted({a["colour"] for a in ctx["flag_choices"]})
+        ctx["flag_cells"] = sorted(
+            {a["cell"] for a in ctx["flag_choices"]}, key=lambda c: (int(c[1:]), c[0])
+        )
+    ctx["client"] = {
+        "id": game.pk,
+        "version": doc.get("version", 0),
+        "status": doc.get("status"),
+        "my_seat": me,
+        "names": names,
+        "view": view,
+        "legal_actions": legal,
+        "to_act": doc.get("to_act") or [],
+        "urls": {
+            "ws": f"/ws/games/{game.pk}/",
+            "panels": reverse("games:panels", args=[game.pk]),
+            "act": reverse("games:act", args=[game.pk]),
+            "preview": reverse("games:preview", args=[game.pk]),
+        },
+        "strings": {
+            "your_turn": _("Your turn"),
+            "confirm_sell": _("Sell your land on %(cell)s?"),
+            "choose_flag": _("Choose one of the lit flags for this card."),
+            "choose_second": _("Now choose where the second star goes (lit cells)."),
+            "confirm_claim": _("Claim it"),
+            "offline": _("Live updates are off; reload the page to see new moves."),
+            "live": _("Live"),
+        },
+        "board_strings": board_strings(),
+        "preview_strings": {
+            "now": _("this round now"),
+            "after": _("after this claim"),
+            "explain": _("Points each player would score if the round were valued now."),
+        },
+        "bid_strings": {
+            "some": _("Bid %(n)s cowboys"),
+            "none": _("Bid nothing"),
+        },
+    }
+    return ctx
+
+
+@require_GET
+def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_game(game_id)
+    if not selectors.can_watch(game=game, user=request.user):
+        return redirect(f"{reverse('login')}?next={request.path}")
+    ctx = page_context(request, game)
+    if ctx["me"] is not None and request.user.is_authenticated:
+        services.seat_mark_seen(game_id=game.pk, user=request.user, version=ctx["doc"]["version"])
+    return render(request, "games/game.html", ctx)
+
+
+@require_GET
+def panels(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The side panels alone, for the page's script to swap in after a live update."""
+    game = get_game(game_id)
+    if not selectors.can_watch(game=game, user=request.user):
+        return HttpResponse(status=403)
+    ctx = page_context(request, game)
+    if ctx["me"] is not None and request.user.is_authenticated:
+        services.seat_mark_seen(game_id=game.pk, user=request.user, version=ctx["doc"]["version"])
+    return render(request, "games/_panels.html", ctx)
+
+
+@require_POST
+def act(request: HttpRequest, game_id: int) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return error_reply(request, game_id, 401, "not_signed_in", _("Sign in to play."))
+    form = ActionForm(request.POST)
+    if not form.is_valid():
+        return error_reply(request, game_id, 400, "bad_request", _("That move was not understood."))
+    try:
+        action = form.action()
+    except Exception as exc:  # forms.ValidationError
+        message = "; ".join(getattr(exc, "messages", [str(exc)]))
+        return error_reply(request, game_id, 400, "bad_request", message)
+    try:
+        game = services.action_submit(
+            game_id=game_id,
+            user=request.user,
+            action=action,
+            version=form.cleaned_data.get("version"),
+            client_id=form.cleaned_data.get("client_id") or None,
+        )
+    except GameError as exc:
+        if exc.status == 409 and wants_json(request):
+            # Stale: answer with the current table so the page catches up at once.
+            current = Game.objects.filter(pk=game_id).first()
+            body: dict[str, Any] = {"code": exc.code, "message": exc.message}
+            if current is not None:
+                body["document"] = selectors.game_document(game=current, user=request.user)
+            return JsonResponse(body, status=409)
+        return error_reply(request, game_id, exc.status, exc.code, exc.message)
+    if wants_json(request):
+        return JsonResponse(selectors.game_document(game=game, user=request.user))
+    return redirect("games:game", game_id=game_id)
+
+
+@require_GET
+def preview(request: HttpRequest, game_id: int) -> JsonResponse:
+    """Valuation change of every legal placement of one card (only for the claiming seat)."""
+    game = get_game(game_id)
+    if not request.user.is_authenticated:
+        return JsonResponse({"code": "not_signed_in", "message": _("Sign in to play.")}, status=401)
+    card = request.GET.get("card", "")
+    result = claim_previews(game=game, user=request.user, card=card)
+    if result is None:
+        return JsonResponse(
+            {"code": "not_your_claim", "message": _("You cannot claim that card now.")}, status=403
+        )
+    return JsonResponse({"card": card, "placements": result})
+
+
+@require_POST
+def chat(request: HttpRequest, game_id: int) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return error_reply(request, game_id, 401, "not_signed_in", _("Sign in to chat."))
+    form = ChatForm(request.POST)
+    if not form.is_valid():
+        return error_reply(
+            request, game_id, 400, "bad_request", _("A message has 1 to 500 characters.")
+        )
+    try:
+        services.chat_post(game_id=game_id, user=request.user, text=form.cleaned_data["text"])
+    except GameError as exc:
+        return error_reply(request, game_id, exc.status, exc.code, exc.message)
+    if wants_json(request):
+        return JsonResponse({"ok": True})
+    return redirect(reverse("games:game", args=[game_id]) + "#chat")
+
+
+def _seat_service(request: HttpRequest, game_id: int, name: str) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('login')}?next={reverse('games:game', args=[game_id])}")
+    try:
+        if name == "join":
+            services.game_join(game_id=game_id, user=request.user)
+            messages.success(request, _("You took a seat."))
+        elif name == "leave":
+            services.game_leave(game_id=game_id, user=request.user)
+            messages.success(request, _("You left the table."))
+            return redirect("home")
+        else:
+            seat = Seat.objects.filter(game_id=game_id, user=request.user).first()
+            if seat is None or seat.seat is None:
+                return error_reply(
+                    request, game_id, 403, "not_a_player", _("You do not play at this table.")
+                )
+            services.seat_hand_to_bot(game_id=game_id, seat=seat.seat, reason="resign")
+            messages.success(request, _("You resigned; a bot plays your seat from now on."))
+    except GameError as exc:
+        return error_reply(request, game_id, exc.status, exc.code, exc.message)
+    return redirect("games:game", game_id=game_id)
+
+
+@require_POST
+def join(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _seat_service(request, game_id, "join")
+
+
+@require_POST
+def leave(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _seat_service(request, game_id, "leave")
+
+
+@require_POST
+def resign(request: HttpRequest, game_id: int) -> HttpResponse:
+    return _seat_service(request, game_id, "resign")
+
+
+@require_GET
+def how_to_play(request: HttpRequest) -> HttpResponse:
+    return render(request, "pages/how_to_play.html")

@@ -1,0 +1,159 @@
+"""Browser tests: headless Chromium (Debian's) against a real ASGI server.
+
+pytest-django's ``live_server`` speaks WSGI only, so it cannot carry the WebSocket. Instead a
+``uvicorn colorado.asgi:application`` subprocess serves the test database (tests use
+``transactional_db`` so that their rows are committed and visible to it), with Celery tasks
+run eagerly inside that server, so bot moves happen right after the move that made them due.
+The server runs without REDIS_URL: the in-memory channel layer is enough because every
+request and socket lives in that one process (Redis-backed fan-out across processes is
+covered by tests/games/test_live.py).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+from urllib.request import urlopen
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def database_url(db: dict[str, Any]) -> str:
+    if "postgresql" not in db["ENGINE"]:
+        pytest.fail("browser tests need PostgreSQL (DATABASE_URL)", pytrace=False)
+    user = db.get("USER") or "postgres"
+    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+    host = db.get("HOST") or "127.0.0.1"
+    port = db.get("PORT") or 5432
+    return f"postgres://{user}{password}@{host}:{port}/{db['NAME']}"
+
+
+@pytest.fixture(scope="session")
+def asgi_server(django_db_setup: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Base URL of a uvicorn server running the project against the test database."""
+    from django.conf import settings
+
+    port = free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(settings.DATABASES["default"]),
+        "CELERY_TASK_ALWAYS_EAGER": "1",
+        # One server process holds every page and socket, so the in-memory channel layer is
+        # enough; it keeps these tests independent of a busy shared Redis.
+        "REDIS_URL": "",
+        "CHANNEL_PREFIX": f"browser-{port}",
+        "CACHE_PREFIX": f"browser-{port}",
+        "DATA_DIR": str(tmp_path_factory.mktemp("asgi-data")),
+        "SITE_URL": f"http://127.0.0.1:{port}",
+        "DJANGO_ENV": "local",
+        "DEBUG": "0",
+        "LOG_LEVEL": "WARNING",
+    }
+    log = tmp_path_factory.mktemp("asgi-log") / "uvicorn.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "colorado.asgi:application",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--log-level",
+                "warning",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+        base = f"http://127.0.0.1:{port}"
+        try:
+            for _ in range(200):
+                if proc.poll() is not None:
+                    pytest.fail(f"uvicorn exited: {log.read_text()[-2000:]}", pytrace=False)
+                try:
+                    with urlopen(f"{base}/healthz", timeout=1):  # noqa: S310 - local URL
+                        break
+                except OSError:
+                    time.sleep(0.1)
+            else:
+                pytest.fail("uvicorn did not answer within 20 s", pytrace=False)
+            yield base
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+@pytest.fixture
+def new_page() -> Iterator[Callable[..., Any]]:
+    """Pages in fresh browser contexts (separate cookies); script errors fail the test.
+
+    Chromium starts at the first call. Playwright's sync API runs an event loop in this
+    thread while it is open, which would break ``async_to_sync`` (the services' broadcast)
+    in code the test runs before, and in later tests, so it is started late and closed at
+    the end of each test. While it is open the test's own ORM calls are allowed."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail("install Debian's chromium (apt-get install -y chromium)", pytrace=False)
+    from playwright.sync_api import sync_playwright
+
+    from .driver import CHROMIUM_ARGS
+
+    started: dict[str, Any] = {}
+    errors: list[str] = []
+    before = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+
+    def make(width: int = 1280, height: int = 800) -> Any:
+        if not started:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+            started["pw"] = sync_playwright().start()
+            started["browser"] = started["pw"].chromium.launch(
+                executable_path=CHROMIUM, args=CHROMIUM_ARGS
+            )
+        ctx = started["browser"].new_context(viewport={"width": width, "height": height})
+        ctx.set_default_timeout(15000)
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        return page
+
+    try:
+        yield make
+    finally:
+        if started:
+            started["browser"].close()
+            started["pw"].stop()
+        if before is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = before
+    assert not errors, f"script errors on the page: {errors}"
+
+
+@pytest.fixture
+def player(transactional_db: None) -> Callable[[str], Any]:
+    from accounts.models import User
+
+    def make(username: str) -> Any:
+        return User.objects.create_user(username=username, password=f"pw-{username}-2026")
+
+    return make

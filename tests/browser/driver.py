@@ -1,0 +1,111 @@
+"""Plays Colorado County through the game page the way a person would: clicking lit cells,
+ticking cowboys, choosing cards. Used by the browser tests and the screenshot script."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from playwright.sync_api import Page
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+]
+
+
+@dataclass
+class Tally:
+    flags: int = 0
+    bids: int = 0
+    claims: int = 0
+    rotated_claims: int = 0
+    sales: int = 0
+    sale_answers: int = 0
+    actions: list[str] = field(default_factory=list)
+
+
+def act_version(page: Page) -> str:
+    return page.eval_on_selector(".act", "el => el.dataset.version")
+
+
+def wait_for_change(page: Page, before: str, timeout: float = 15000) -> None:
+    """Wait until the page shows a newer version than ``before`` and has caught up."""
+    page.wait_for_function(
+        "v => { const a = document.querySelector('.act');"
+        " if (document.querySelector('.final-scores')) return true;"
+        " return a && a.dataset.version !== v && !window.CCGame.busy(); }",
+        arg=before,
+        timeout=timeout,
+    )
+
+
+def is_over(page: Page) -> bool:
+    return page.locator(".final-scores").count() > 0
+
+
+def sign_in(page: Page, base: str, username: str, password: str) -> None:
+    page.goto(f"{base}/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("form button[type=submit]")
+    page.wait_for_url(f"{base}/")
+
+
+def play_one(page: Page, tally: Tally, *, sell: bool = True) -> bool:
+    """Make one move if the page offers one; return whether a move was made."""
+    before = act_version(page)
+    # Sale prompts first: the rest of the game waits for them.
+    if page.locator("form.prompt button[value=no]").count():
+        # Say yes once so that a sale is bought at least once, else no.
+        choice = "yes" if tally.sale_answers == 0 else "no"
+        page.click(f"form.prompt button[value={choice}]")
+        tally.sale_answers += 1
+        tally.actions.append(f"sale_interest {choice}")
+    elif page.locator("form.prompt input[name=cowboy]").count():
+        page.locator("form.prompt .chip").first.click()
+        page.click("form.prompt button[type=submit]")
+        tally.actions.append("sale_pay")
+    elif page.locator("form.prompt input[name=cowboys]").count():
+        page.locator("form.prompt .chip").first.click()
+        page.click("form.prompt button[type=submit]")
+        tally.actions.append("sale_bid")
+    elif sell and tally.sales == 0 and tally.claims >= 2 and page.locator("#sell-box").count():
+        page.click("#sell-box summary")
+        page.once("dialog", lambda d: d.accept())
+        page.locator("#board .cell.target").first.click()
+        tally.sales += 1
+        tally.actions.append("sell")
+    elif page.locator("#flag-form").count():
+        page.locator("#board .cell.target").first.click()
+        tally.flags += 1
+        tally.actions.append("flag")
+    elif page.locator("#claim-form").count():
+        page.locator("#claim-form .card-choice").first.click()
+        step = page.locator("#board .cell.target:not(.pick-second)")
+        if step.count() and not page.locator("#board .cell.selected").count():
+            step.first.click()
+        seconds = page.locator("#board .cell.target.pick-second")
+        if seconds.count():
+            # Prefer a turned placement: not the first listed rotation when there is a choice.
+            (seconds.nth(1) if seconds.count() > 1 else seconds.first).click()
+            if seconds.count() >= 1:
+                tally.rotated_claims += 1
+        page.click("#claim-submit")
+        tally.claims += 1
+        tally.actions.append("claim")
+    elif (
+        page.locator("#bid-form").count()
+        and page.locator("#bid-form .badge, #bid-form p.muted").count() == 0
+    ):
+        chips = page.locator("#bid-form .chip")
+        for i in range(min(2, chips.count())):
+            chips.nth(i).click()
+        page.click("#bid-submit")
+        tally.bids += 1
+        tally.actions.append("bid")
+    else:
+        return False
+    wait_for_change(page, before)
+    return True
