@@ -27,7 +27,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, F, OuterRef, Q
 from django.template.loader import render_to_string
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -67,12 +67,8 @@ def unsubscribe_url(*, user: User) -> str:
 
 
 def game_url(game: Game) -> str:
-    """The table's page (the pages app names it ``game``; ``/games/<id>/`` otherwise)."""
-    try:
-        path = reverse("game", args=[game.pk])
-    except NoReverseMatch:
-        path = f"/games/{game.pk}/"
-    return f"{settings.SITE_URL}{path}"
+    """The table's page, absolute (mails are read outside the site)."""
+    return f"{settings.SITE_URL}{reverse('games:game', args=[game.pk])}"
 
 
 def notifications_off(*, user: User) -> None:
