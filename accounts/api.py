@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import datetime
+from typing import Any
+
 from django.contrib.auth import authenticate
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from ninja import Router, Schema
 from ninja.throttling import AnonRateThrottle
+from pydantic import ConfigDict
 
-from accounts import services
-from colorado.api import ApiError
+from accounts import selectors, services
+from accounts.models import User
+from colorado.api import ApiError, optional_auth
 
 router = Router(tags=["users"])
 
@@ -35,3 +40,105 @@ def token_create(request: HttpRequest, payload: TokenRequest) -> dict[str, str]:
     if user is None or not user.is_active:
         raise ApiError(401, "bad_credentials", _("That username and password did not match."))
     return {"token": services.token_create(user=user, name="api")}
+
+
+# --- /api/me/settings ------------------------------------------------------------------
+
+
+class SettingsOut(Schema):
+    email_notifications: str
+    reminder_hours: int
+    vacation_days: float
+    away_until: datetime.datetime | None
+    display_name: str
+    time_zone: str
+    language: str
+
+
+class SettingsIn(Schema):
+    """Any subset of the settings; fields not sent stay as they are. ``vacation_days`` is
+    read-only (accepted only unchanged, so a client may send back what it read)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    email_notifications: str | None = None
+    reminder_hours: int | None = None
+    vacation_days: float | None = None
+    away_until: datetime.datetime | None = None
+    display_name: str | None = None
+    time_zone: str | None = None
+    language: str | None = None
+
+
+@router.get("/me/settings", response=SettingsOut, summary="My profile and notification settings")
+def me_settings(request: HttpRequest) -> dict[str, Any]:
+    return selectors.user_settings(user=request.user)  # type: ignore[arg-type]
+
+
+@router.put("/me/settings", response=SettingsOut, summary="Change my settings")
+def me_settings_update(request: HttpRequest, payload: SettingsIn) -> dict[str, Any]:
+    user = request.user
+    changes = payload.model_dump(exclude_unset=True)
+    vacation = changes.pop("vacation_days", None)
+    if vacation is not None and vacation != user.vacation_days:  # type: ignore[union-attr]
+        raise ApiError(
+            400,
+            "read_only",
+            _("vacation_days is read-only: it counts down while you are away."),
+        )
+    for field in ("email_notifications", "reminder_hours", "display_name", "time_zone"):
+        if field in changes and changes[field] is None:
+            raise ApiError(400, "bad_request", _("%(field)s cannot be null.") % {"field": field})
+    try:
+        services.user_settings_update(user=user, changes=changes)  # type: ignore[arg-type]
+    except services.SettingsError as exc:
+        raise ApiError(400, "invalid_setting", exc.message, field=exc.field) from None
+    return selectors.user_settings(user=user)  # type: ignore[arg-type]
+
+
+# --- /api/users ----------------------------------------------------------------------------
+
+
+def _user_or_404(username: str) -> User:
+    user = User.objects.filter(username=username, is_active=True).first()
+    if user is None:
+        raise ApiError(
+            404, "unknown_user", _("There is no player called %(name)s.") % {"name": username}
+        )
+    return user
+
+
+@router.get("/users/{username}", auth=optional_auth, summary="A player's ratings and statistics")
+def user_detail(request: HttpRequest, username: str) -> dict[str, Any]:
+    return selectors.user_document(user=_user_or_404(username))
+
+
+@router.get(
+    "/users/{username}/games",
+    auth=optional_auth,
+    summary="A player's games, newest first, with final scores and ranks",
+)
+def user_games(
+    request: HttpRequest,
+    username: str,
+    status: str | None = None,
+    limit: int = 50,
+    offset: int = 0,
+) -> dict[str, Any]:
+    user = _user_or_404(username)
+    statuses: tuple[str, ...] = selectors.USER_GAME_STATUSES
+    if status is not None:
+        if status not in statuses:
+            raise ApiError(
+                400,
+                "bad_status",
+                _("status must be one of %(choices)s.") % {"choices": ", ".join(statuses)},
+            )
+        statuses = (status,)
+    if not 1 <= limit <= 100 or offset < 0:
+        raise ApiError(400, "bad_page", _("limit must be between 1 and 100 and offset at least 0."))
+    games = selectors.user_games(user=user, statuses=statuses, limit=limit, offset=offset)
+    return {
+        "username": user.username,
+        "games": [selectors.game_history_entry(game=game, user=user) for game in games],
+    }

@@ -53,3 +53,92 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"token {self.name or self.pk} of {self.user_id}"
+
+
+class Rating(models.Model):
+    """A player's OpenSkill rating for one game (``game`` is the engine slug).
+
+    Shown as ``mu - 3 * sigma`` (a conservative estimate: the player is very probably at least
+    this good); provisional until ``PROVISIONAL_GAMES`` rated games. Written only by
+    ``accounts.ratings.ratings_apply``.
+    """
+
+    PROVISIONAL_GAMES = 5
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="ratings")
+    game = models.CharField(_("game"), max_length=40)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games = models.PositiveIntegerField(_("rated games"), default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game"], name="rating_unique_user_game"),
+        ]
+        indexes = [models.Index(fields=["game"], name="rating_game")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.game}: {self.display:.1f}"
+
+    @property
+    def display(self) -> float:
+        return display_rating(self.mu, self.sigma)
+
+    @property
+    def provisional(self) -> bool:
+        return self.games < self.PROVISIONAL_GAMES
+
+
+def display_rating(mu: float, sigma: float) -> float:
+    """The number players see: ``mu - 3 sigma``."""
+    return mu - 3.0 * sigma
+
+
+class RatingChange(models.Model):
+    """One rated result of one player in one game; the history behind a ``Rating``.
+
+    Unique per (user, game): a finished game rated a second time changes nothing.
+    ``rank`` is the rank used for rating (1 best; resigned or replaced players last).
+    """
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="rating_changes")
+    game = models.CharField(_("game"), max_length=40)
+    game_obj = models.ForeignKey(
+        "games.Game", on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    rank = models.PositiveSmallIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "game_obj"], name="ratingchange_unique_user_game"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["user", "game", "created_at"], name="ratingchange_history"),
+        ]
+
+    def __str__(self) -> str:
+        return f"rating change of {self.user_id} in game {self.game_obj_id}"
+
+    @property
+    def display_before(self) -> float:
+        return display_rating(self.mu_before, self.sigma_before)
+
+    @property
+    def display_after(self) -> float:
+        return display_rating(self.mu_after, self.sigma_after)
+
+    @property
+    def display_delta(self) -> float:
+        return self.display_after - self.display_before

@@ -1,11 +1,19 @@
-"""Writes and checks for accounts. API tokens are stored as SHA-256 digests only."""
+"""Writes and checks for accounts: API tokens (stored as SHA-256 digests only) and the
+profile settings a player changes on the settings page or through ``/api/me/settings``."""
 
 from __future__ import annotations
 
+import datetime
+import functools
 import hashlib
 import secrets
+import zoneinfo
+from collections.abc import Mapping
+from typing import Any
 
+from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import ApiToken, User
 
@@ -36,3 +44,132 @@ def token_user(*, token: str) -> User | None:
     if row.last_used_at is None or (now - row.last_used_at).total_seconds() > 300:
         ApiToken.objects.filter(pk=row.pk).update(last_used_at=now)
     return row.user
+
+
+# --- Profile settings ----------------------------------------------------------------------
+
+SETTINGS_FIELDS = (
+    "display_name",
+    "time_zone",
+    "language",
+    "email_notifications",
+    "reminder_hours",
+    "away_until",
+)
+REMINDER_HOURS_MAX = 72
+AWAY_MAX_DAYS = 365
+
+
+class SettingsError(ValueError):
+    """A settings value a person must correct; ``field`` names it, ``message`` says how."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+@functools.cache
+def time_zone_names() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones())
+
+
+def _clean_setting(*, user: User, field: str, value: Any) -> Any:
+    if field == "display_name":
+        if not isinstance(value, str):
+            raise SettingsError(field, _("The display name must be text."))
+        value = " ".join(value.split())
+        if len(value) > 60:
+            raise SettingsError(field, _("The display name can be at most 60 characters."))
+        return value
+    if field == "time_zone":
+        if not isinstance(value, str) or value not in time_zone_names():
+            raise SettingsError(
+                field, _("Choose a time zone from the list, for example Europe/Berlin or UTC.")
+            )
+        return value
+    if field == "language":
+        codes = [code for code, _name in settings.LANGUAGES]
+        if value is None:
+            value = ""
+        if not isinstance(value, str) or (value and value not in codes):
+            raise SettingsError(
+                field,
+                _("The language must be one of %(codes)s, or empty for your browser's.")
+                % {"codes": ", ".join(codes)},
+            )
+        return value
+    if field == "email_notifications":
+        choices = [choice for choice, _label in User.EmailNotifications.choices]
+        if value not in choices:
+            raise SettingsError(
+                field,
+                _("E-mail notifications must be one of %(choices)s.")
+                % {"choices": ", ".join(choices)},
+            )
+        return value
+    if field == "reminder_hours":
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise SettingsError(field, _("The reminder must be a whole number of hours."))
+        if not 0 <= value <= REMINDER_HOURS_MAX:
+            raise SettingsError(
+                field,
+                _("The reminder must be between 0 (none) and %(max)s hours before a deadline.")
+                % {"max": REMINDER_HOURS_MAX},
+            )
+        return value
+    if field == "away_until":
+        if value is None:
+            return None
+        if not isinstance(value, datetime.datetime):
+            raise SettingsError(field, _("“Away until” must be a date and time, or empty."))
+        if timezone.is_naive(value):
+            value = timezone.make_aware(value, zoneinfo.ZoneInfo(user.time_zone or "UTC"))
+        now = timezone.now()
+        if value <= now:
+            raise SettingsError(field, _("“Away until” must be in the future, or empty."))
+        if value > now + datetime.timedelta(days=AWAY_MAX_DAYS):
+            raise SettingsError(
+                field,
+                _("“Away until” can be at most %(days)s days ahead.") % {"days": AWAY_MAX_DAYS},
+            )
+        return value
+    raise SettingsError(field, _("%(field)s is not a setting you can change.") % {"field": field})
+
+
+def user_settings_check(*, user: User, changes: Mapping[str, Any]) -> dict[str, Any]:
+    """Check every value in ``changes`` (a subset of ``SETTINGS_FIELDS``); return them
+    normalised, or raise ``SettingsError`` for the first bad one. Writes nothing. The time
+    zone is checked first, so a naive ``away_until`` is read in the zone being set."""
+    cleaned: dict[str, Any] = {}
+    probe = User(time_zone=user.time_zone)
+    for field in sorted(changes, key=lambda f: (f != "time_zone", f)):
+        cleaned[field] = _clean_setting(user=probe, field=field, value=changes[field])
+        if field == "time_zone":
+            probe.time_zone = cleaned[field]
+    return cleaned
+
+
+def user_settings_update(*, user: User, changes: Mapping[str, Any]) -> User:
+    """Check ``changes`` (see ``user_settings_check``), then save them all, or nothing."""
+    cleaned = user_settings_check(user=user, changes=changes)
+    if cleaned:
+        for field, value in cleaned.items():
+            setattr(user, field, value)
+        user.save(update_fields=list(cleaned))
+    return user
+
+
+def email_verified_set(*, user: User) -> None:
+    """Record ``user.email`` as verified and primary, for accounts made outside sign-up
+    (the demo account, admin-created players): sign-in requires a verified address."""
+    from allauth.account.models import EmailAddress
+
+    if not user.email:
+        return
+    address = EmailAddress.objects.filter(user=user, email__iexact=user.email).first()
+    if address is None:
+        EmailAddress.objects.create(user=user, email=user.email, primary=True, verified=True)
+    elif not (address.verified and address.primary):
+        address.verified = address.primary = True
+        address.save(update_fields=["verified", "primary"])

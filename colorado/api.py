@@ -131,9 +131,11 @@ def on_http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
 def _register_routers() -> None:
     from accounts.api import router as accounts_router
     from games.api import router as games_router
+    from games.api_clock import router as clock_router
 
     api.add_router("/", accounts_router)
     api.add_router("/", games_router)
+    api.add_router("/", clock_router)
 
 
 _register_routers()

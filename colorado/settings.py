@@ -41,8 +41,11 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "channels",
+    "allauth",
+    "allauth.account",
     "accounts",
     "games",
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -54,6 +57,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+    "accounts.middleware.UserPreferencesMiddleware",
 ]
 
 if PRODUCTION:
@@ -92,9 +97,38 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-LOGIN_URL = "login"
+LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+
+# --- Accounts: django-allauth (docs/accounts.md) ---------------------------------------
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",  # admin, API tokens' password exchange
+    "allauth.account.auth_backends.AuthenticationBackend",  # username or e-mail
+]
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+ACCOUNT_FORMS = {"login": "accounts.forms.LoginForm"}
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_LOGOUT_ON_GET = False
+ACCOUNT_USERNAME_MIN_LENGTH = 2
+ACCOUNT_USERNAME_BLACKLIST = ["admin", "bot", "system", "me"]
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Colorado County] "
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if PRODUCTION else "http"
+# Throttles (counted in the cache): failed sign-ins per address and per login name.
+ACCOUNT_RATE_LIMITS = {
+    "login": "30/m/ip",
+    "login_failed": "10/m/ip,5/5m/key",
+    "signup": "20/m/ip",
+    "reset_password": "20/m/ip,5/m/key",
+    "reset_password_from_key": "20/m/ip",
+    "change_password": "5/m/user",
+    "manage_email": "10/m/user",
+    "confirm_email": "1/3m/key",
+}
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English"))]
@@ -128,7 +162,13 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": env.env_str("CHANNEL_PREFIX", "colorado")},
+            "CONFIG": {
+                # redis-py 8 reads with a 5 s socket timeout by default, which kills the
+                # layer's blocking pops on an idle socket (channels_redis#422): allow longer
+                # than the layer's own 5 s pop timeout.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
+                "prefix": env.env_str("CHANNEL_PREFIX", "colorado"),
+            },
         }
     }
     CACHES = {
@@ -159,11 +199,20 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
+# Task modules that ``autodiscover_tasks`` (which only finds ``<app>.tasks``) would miss.
+CELERY_IMPORTS = ["games.tasks_clock", "games.tasks_mail"]
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "heartbeat": {
         "task": "colorado.tasks.heartbeat",
         "schedule": float(env.env_int("HEARTBEAT_SECONDS", 60, minimum=1)),
     },
+    # Missed deadlines, vacation days and reminders (docs/clocks.md).
+    "sweep-deadlines": {
+        "task": "games.tasks_clock.sweep_deadlines",
+        "schedule": float(env.env_int("SWEEP_SECONDS", 60, minimum=1)),
+    },
+    # Runs hourly; each digest reader gets one mail a day, at 07:00 in their time zone.
+    "send-digests": {"task": "games.tasks_mail.send_digests", "schedule": 3600.0},
 }
 
 # --- E-mail ------------------------------------------------------------------------------
@@ -177,6 +226,8 @@ EMAIL_USE_TLS = _email.use_tls
 EMAIL_USE_SSL = _email.use_ssl
 EMAIL_FILE_PATH = _email.file_path
 EMAIL_TIMEOUT = 20
+# "Your turn" mails wait this long, then go out only if the player has not seen the table.
+TURN_EMAIL_DELAY_SECONDS = env.env_int("TURN_EMAIL_DELAY_SECONDS", 120, minimum=0)
 DEFAULT_FROM_EMAIL = env.env_str("DEFAULT_FROM_EMAIL", f"Colorado County <noreply@{_site_host}>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 

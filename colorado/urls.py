@@ -1,5 +1,5 @@
+from allauth.account import views as allauth_views
 from django.contrib import admin
-from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from colorado import views
@@ -11,8 +11,12 @@ urlpatterns = [
     path("games/", include("games.urls")),
     path("how-to-play/", game_views.how_to_play, name="how_to_play"),
     path("healthz", views.healthz, name="healthz"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # The old names of the sign-in and sign-out pages; allauth serves both.
+    path("accounts/login/", allauth_views.login, name="login"),
+    path("accounts/logout/", allauth_views.logout, name="logout"),
+    path("accounts/", include("allauth.urls")),
+    path("", include("accounts.urls")),
     path("api/", api.urls),
+    path("notifications/", include("notifications.urls")),
     path("admin/", admin.site.urls),
 ]

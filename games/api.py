@@ -1,6 +1,6 @@
 """Game endpoints of the JSON API (paths and shapes: api.md). Thin: parse, call a service
 or selector, answer. ``GameError`` from the services becomes ``{"code", "message"}`` with
-its status; a stale version answers 409 with the caller's current document in ``game``."""
+its status; a stale version answers 409 with the caller's current document in ``current``."""
 
 from __future__ import annotations
 
@@ -82,7 +82,7 @@ def _call(request: HttpRequest, game_id: int | None, fn: Callable[[], T]) -> T:
         extra: Json = {}
         if game_id is not None:
             game = Game.objects.get(pk=game_id)
-            extra["game"] = selectors.game_document(game=game, user=_user(request))
+            extra["current"] = selectors.game_document(game=game, user=_user(request))
         raise ApiError(exc.status, exc.code, exc.message, **extra) from None
     except GameError as exc:
         raise ApiError(exc.status, exc.code, exc.message) from None

@@ -11,14 +11,40 @@ events after ``n``.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import json
-from typing import Any
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db import InterfaceError, OperationalError, connection
 
 from games.services import group_name
+
+T = TypeVar("T")
+
+# Socket frames are built by a few long-lived threads that keep their database connection
+# (Django opens one per thread; a new PostgreSQL connection costs more than the queries of
+# a frame). The pool is small, so the number of connections stays bounded.
+_DB_THREADS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="game-socket-db")
+
+
+def _run_db(fn: Callable[..., T], *args: Any) -> T:
+    try:
+        return fn(*args)
+    except (InterfaceError, OperationalError):
+        connection.close()  # a broken kept connection: reconnect once
+        return fn(*args)
+
+
+async def database(fn: Callable[..., T], *args: Any) -> T:
+    """Run ``fn(*args)`` (database work) in the socket pool threads."""
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(_DB_THREADS, functools.partial(_run_db, fn, *args))
+
 
 CLOSE_NOT_ALLOWED = 4403
 CLOSE_NOT_FOUND = 4404
@@ -41,7 +67,7 @@ def _load(game_id: int, user: Any) -> tuple[Any, bool]:
     return game, selectors.can_watch(game=game, user=user)
 
 
-def _payload(game_id: int, user: Any, since: int) -> dict[str, Any] | None:
+def _payload(game_id: int, user: Any, since: int, mark: bool) -> dict[str, Any] | None:
     from games import selectors, services
     from games.models import Game
 
@@ -50,7 +76,8 @@ def _payload(game_id: int, user: Any, since: int) -> dict[str, Any] | None:
         return None
     doc = selectors.game_document(game=game, user=user)
     events = selectors.game_log(game=game, user=user, since=since, chat=False, until=doc["version"])
-    if doc["my_seat"] is not None:
+    if doc["my_seat"] is not None and (mark or doc["my_seat"] in doc["to_act"]):
+        # Watching live: the seat has seen this version (no "your turn" mail needed).
         services.seat_mark_seen(game_id=game_id, user=user, version=game.version)
     return {
         "type": "game",
@@ -90,12 +117,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         query = parse_qs(self.scope.get("query_string", b"").decode("latin1"))
         token = (query.get("token") or [""])[0]
         if token:
-            user = await database_sync_to_async(_token_user)(token)
+            user = await database(_token_user, token)
             if user is None:
                 await self.close(code=CLOSE_NOT_ALLOWED)
                 return
         self.user = user if getattr(user, "is_authenticated", False) else None
-        game, allowed = await database_sync_to_async(_load)(self.game_id, self.user)
+        game, allowed = await database(_load, self.game_id, self.user)
         if game is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -104,7 +131,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await self._send_document(since=game.version)
+        await self._send_document(since=game.version, mark=True)
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "group", None) and self.channel_layer is not None:
@@ -124,13 +151,13 @@ class GameConsumer(AsyncWebsocketConsumer):
         since = message.get("version", 0)
         if isinstance(since, bool) or not isinstance(since, int) or not 0 <= since < 2**62:
             since = 0
-        await self._send_document(since=since)
+        await self._send_document(since=since, mark=True)
 
     async def _error(self, code: str) -> None:
         await self.send(text_data=json.dumps({"type": "error", "code": code}))
 
-    async def _send_document(self, *, since: int) -> None:
-        payload = await database_sync_to_async(_payload)(self.game_id, self.user, since)
+    async def _send_document(self, *, since: int, mark: bool = False) -> None:
+        payload = await database(_payload, self.game_id, self.user, since, mark)
         if payload is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -149,6 +176,6 @@ class GameConsumer(AsyncWebsocketConsumer):
         message_id = event.get("message_id")
         if not isinstance(message_id, int):
             return
-        entry = await database_sync_to_async(_chat)(self.game_id, message_id)
+        entry = await database(_chat, self.game_id, message_id)
         if entry is not None:
             await self.send(text_data=json.dumps(entry))

@@ -473,7 +473,7 @@ def action_submit(
             if game.status == Game.Status.OPEN:
                 raise Conflict(_("The game has not started yet."), code="not_running")
             raise Conflict(_("This game is over."), code="game_over")
-        seats = list(Seat.objects.filter(game=game).order_by("seat"))
+        seats = list(Seat.objects.filter(game=game).select_related("user").order_by("seat"))
         row = _resolve_seat(seats, user=user, seat=seat, actor=actor)
         if actor == Move.Actor.PLAYER and row.resigned:
             raise NotAllowed(_("You resigned; a bot plays this seat now."), code="resigned")
@@ -514,11 +514,20 @@ def action_submit(
         if kind is not None:
             cowboys = list(action.get("cowboys") or [])  # validated by the engine
             step = _step_name(game, engine, state, kind)
-            SealedBid.objects.update_or_create(
-                game=game,
-                seat=number,
-                step=step,
-                defaults={"cowboys": sorted(cowboys), "version": new_version},
+            # One row per seat and step, replaced until the reveal (one upsert statement).
+            SealedBid.objects.bulk_create(
+                [
+                    SealedBid(
+                        game=game,
+                        seat=number,
+                        step=step,
+                        cowboys=sorted(cowboys),
+                        version=new_version,
+                    )
+                ],
+                update_conflicts=True,
+                unique_fields=["game", "seat", "step"],
+                update_fields=["cowboys", "version", "updated_at"],
             )
         for event in events:
             prefix = REVEAL_EVENTS.get(str(event.get("type")))
@@ -547,6 +556,10 @@ def action_submit(
         game.save(update_fields=fields)
         if changed:
             Seat.objects.filter(pk__in=changed).update(decision_version=new_version)
+            for s in seats:
+                if s.pk in changed:
+                    s.decision_version = new_version
+        game._prefetched_seats = seats  # type: ignore[attr-defined]  # read by the selectors
         game_advanced.send(
             sender=Game,
             game=game,

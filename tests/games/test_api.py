@@ -100,8 +100,8 @@ def test_actions_versions_retries_and_illegal_moves(
     )
     assert stale.status_code == 409
     assert stale.json()["code"] == "stale_version"
-    assert stale.json()["game"]["version"] == 3
-    assert stale.json()["game"]["my_seat"] is not None
+    assert stale.json()["current"]["version"] == 3
+    assert stale.json()["current"]["my_seat"] is not None
 
 
 def test_log_since_a_version(api: Api, make_user: Callable[..., User]) -> None:

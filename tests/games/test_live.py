@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -154,6 +155,7 @@ def test_session_cookie_socket_gets_my_view(server: str, make_user: Callable[...
     try:
         frame = sock.wait_for(lambda f: f["type"] == "game")
         assert frame["my_seat"] == game.seats.get(user=alice).seat
+        time.sleep(7)  # an idle socket stays open (longer than Redis client timeouts)
         sock.send({"type": "hello", "version": 0})
         again = sock.wait_for(lambda f: f["type"] == "game" and f["events"])
         assert again["events"][0]["version"] == 1

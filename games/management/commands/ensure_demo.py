@@ -8,6 +8,8 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
+from accounts.services import email_verified_set
+
 
 class Command(BaseCommand):
     help = "Create the demo account if it does not exist and print how to sign in."
@@ -22,6 +24,7 @@ class Command(BaseCommand):
         if created:
             user.set_password(password)
             user.save(update_fields=["password"])
+        email_verified_set(user=user)  # sign-in needs a verified address (docs/accounts.md)
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo account: username {username!r}, password {password!r}"

@@ -1,0 +1,11 @@
+from django.urls import path
+
+from accounts import views
+
+urlpatterns = [
+    path("accounts/settings/", views.settings_view, name="settings"),
+    path("users/<str:username>/", views.profile, name="profile"),
+    path("games/<int:game_id>/verify/", views.game_verify, name="game_verify"),
+    path("leaderboard/", views.leaderboard, name="leaderboard"),
+    path("leaderboard/<slug:game>/", views.leaderboard, name="leaderboard_game"),
+]

@@ -1,0 +1,128 @@
+"""Pages of the accounts app: settings, leaderboard, profiles. Thin: forms and selectors."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+
+from accounts import selectors
+from accounts.charts import rating_chart
+from accounts.forms import SettingsForm
+from accounts.models import RatingChange, User
+from games.engine import game_slugs, get_game
+
+DEFAULT_GAME = "colorado-county"
+
+
+def _game_or_404(slug: str) -> str:
+    if slug not in game_slugs():
+        raise Http404(_("There is no game called %(slug)s.") % {"slug": slug})
+    return slug
+
+
+@login_required
+def settings_view(request: HttpRequest) -> HttpResponse:
+    user = request.user
+    if request.method == "POST":
+        form = SettingsForm(request.POST, user=user)  # type: ignore[arg-type]
+        if form.is_valid():
+            form.save()
+            messages.success(request, _("Your settings are saved."))
+            return redirect("settings")
+    else:
+        form = SettingsForm(user=user)  # type: ignore[arg-type]
+    return render(request, "accounts/settings.html", {"form": form})
+
+
+def leaderboard(request: HttpRequest, game: str = DEFAULT_GAME) -> HttpResponse:
+    slug = _game_or_404(game)
+    ratings = list(selectors.leaderboard(game=slug))
+    return render(
+        request,
+        "accounts/leaderboard.html",
+        {
+            "game_slug": slug,
+            "game_name": get_game(slug).name,
+            "ratings": ratings,
+            "games": [(s, get_game(s).name) for s in game_slugs()],
+        },
+    )
+
+
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    player = get_object_or_404(User, username=username, is_active=True)
+    blocks = []
+    changes_by_game: dict[int, RatingChange] = {}
+    for rating in selectors.user_ratings(user=player):
+        history = selectors.rating_history(user=player, game=rating.game)
+        changes_by_game.update({change.game_obj_id: change for change in history})
+        values = [history[0].display_before, *(c.display_after for c in history)] if history else []
+        blocks.append(
+            {
+                "rating": rating,
+                "name": _game_name(rating.game),
+                "history": history,
+                "chart": rating_chart(values),
+            }
+        )
+    stats = [
+        {"name": _game_name(slug), "stats": row}
+        for slug, row in selectors.user_stats(user=player).items()
+    ]
+    finished = selectors.user_games(user=player, statuses=("finished",), limit=20)
+    finished_rows = [
+        {
+            "game": game,
+            "entry": selectors.game_history_entry(game=game, user=player),
+            "change": changes_by_game.get(game.pk),
+        }
+        for game in finished
+    ]
+    return render(
+        request,
+        "accounts/profile.html",
+        {
+            "player": player,
+            "is_me": request.user.is_authenticated and request.user.pk == player.pk,
+            "ratings": blocks,
+            "stats": stats,
+            "running": selectors.user_games(user=player, statuses=("open", "running")),
+            "finished": finished_rows,
+            "opponents": selectors.recent_opponents(user=player),
+        },
+    )
+
+
+def _game_name(slug: str) -> str:
+    try:
+        return get_game(slug).name
+    except KeyError:
+        return slug
+
+
+def game_verify(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The fairness verdict of a finished game (HTML, or JSON with ``?format=json``): its
+    published export replayed by ``games.fairness.verify_export``."""
+    from games.fairness import verify_export
+    from games.models import Game
+    from games.selectors import game_export
+
+    game = get_object_or_404(Game, pk=game_id)
+    wants_json = request.GET.get("format") == "json"
+    if game.status != Game.Status.FINISHED:
+        message = _("The seed is published when the game ends; this game has not finished.")
+        if wants_json:
+            return JsonResponse({"code": "not_finished", "message": message}, status=409)
+        return render(
+            request,
+            "accounts/verify.html",
+            {"game": game, "verdict": None, "message": message},
+            status=409,
+        )
+    verdict = verify_export(game_export(game=game))
+    if wants_json:
+        return JsonResponse({"game": game.pk, **verdict.as_dict()})
+    return render(request, "accounts/verify.html", {"game": game, "verdict": verdict})

@@ -1,0 +1,348 @@
+#!/usr/bin/env python3
+"""Load benchmark of the game server through its public interface (not a timed test).
+
+Starts ``uvicorn colorado.asgi:application`` (unless ``--url`` is given) against
+``DATABASE_URL`` (PostgreSQL) and ``REDIS_URL``, creates bench users with API tokens, then
+runs ``--clients`` concurrent players in tables of ``--players``. Each player holds a
+WebSocket on its table and a keep-alive HTTP connection; when a frame (or its own POST's
+answer) says it is to act, it POSTs a random legal action. New tables are opened as games
+end, until ``--duration`` seconds have passed. Prints accepted actions per second, POST
+latency p50/p99, and the latency from a POST being sent to the resulting frame reaching the
+OTHER players' sockets (an upper bound of commit-to-socket).
+
+    DATABASE_URL=postgres://… REDIS_URL=redis://… .venv/bin/python bench/api_load.py \
+        --clients 50 --players 2 --duration 30 --workers 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import h11
+import websockets
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+# --- a small keep-alive HTTP/1.1 client (h11 comes with uvicorn) --------------------------
+
+
+class Http:
+    def __init__(self, base: str, token: str) -> None:
+        parts = urlsplit(base)
+        self.host = parts.hostname or "127.0.0.1"
+        self.port = parts.port or 80
+        self.token = token
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+        self.conn = h11.Connection(h11.CLIENT)
+
+    async def _connect(self) -> None:
+        self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        self.conn = h11.Connection(h11.CLIENT)
+
+    async def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        for attempt in range(2):
+            try:
+                return await self._request(method, path, body)
+            except (ConnectionError, h11.RemoteProtocolError, asyncio.IncompleteReadError):
+                self.writer = None
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def _request(self, method: str, path: str, body: Any) -> tuple[int, Any]:
+        if self.writer is None or self.conn.our_state is not h11.IDLE:
+            await self._connect()
+        assert self.reader is not None
+        assert self.writer is not None
+        data = json.dumps(body).encode() if body is not None else b""
+        headers = [
+            ("Host", f"{self.host}:{self.port}"),
+            ("Authorization", f"Bearer {self.token}"),
+            ("Content-Type", "application/json"),
+            ("Content-Length", str(len(data))),
+        ]
+        out = self.conn.send(h11.Request(method=method, target=path, headers=headers))
+        out += self.conn.send(h11.Data(data=data)) if data else b""
+        out += self.conn.send(h11.EndOfMessage())
+        self.writer.write(out)
+        status, chunks = 0, []
+        while True:
+            event = self.conn.next_event()
+            if event is h11.NEED_DATA:
+                raw = await self.reader.read(65536)
+                self.conn.receive_data(raw)
+                if not raw:
+                    raise ConnectionError("server closed the connection")
+                continue
+            if isinstance(event, h11.Response):
+                status = event.status_code
+            elif isinstance(event, h11.Data):
+                chunks.append(bytes(event.data))
+            elif isinstance(event, h11.EndOfMessage):
+                break
+        if self.conn.our_state is h11.DONE and self.conn.their_state is h11.DONE:
+            self.conn.start_next_cycle()
+        else:
+            self.writer.close()
+            self.writer = None
+        raw_body = b"".join(chunks)
+        try:
+            return status, json.loads(raw_body) if raw_body else None
+        except ValueError:
+            return status, {"code": f"non_json_{status}", "body": raw_body[:200].decode()}
+
+
+# --- statistics ---------------------------------------------------------------------------
+
+
+@dataclass
+class Stats:
+    post_latency: list[float] = field(default_factory=list)
+    socket_latency: list[float] = field(default_factory=list)
+    accepted: int = 0
+    refused: dict[str, int] = field(default_factory=dict)
+    games_finished: int = 0
+    sent_at: dict[tuple[int, int], float] = field(default_factory=dict)  # (game, version)
+    mover: dict[tuple[int, int], int] = field(default_factory=dict)
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))] * 1000
+
+
+# --- players ------------------------------------------------------------------------------
+
+
+class Player:
+    def __init__(self, index: int, token: str, username: str, base: str, stats: Stats) -> None:
+        self.index = index
+        self.token = token
+        self.username = username
+        self.base = base
+        self.http = Http(base, token)
+        self.stats = stats
+        self.rng = random.Random(index)
+
+    async def play(self, game_id: int, deadline: float) -> None:
+        ws_url = self.base.replace("http", "ws", 1) + f"/ws/games/{game_id}/?token={self.token}"
+        latest: dict[str, Any] = {"version": -1}
+        wake = asyncio.Event()
+        acted_at = -1
+        async with websockets.connect(ws_url, origin=self.base, max_size=2**24) as ws:
+
+            async def reader() -> None:
+                async for message in ws:
+                    now = time.perf_counter()
+                    frame = json.loads(message)
+                    if frame.get("type") != "game":
+                        continue
+                    key = (game_id, frame["version"])
+                    sent = self.stats.sent_at.get(key)
+                    if sent is not None and self.stats.mover.get(key) != self.index:
+                        self.stats.socket_latency.append(now - sent)
+                    if frame["version"] > latest["version"]:
+                        latest.clear()
+                        latest.update(frame)
+                        wake.set()
+
+            task = asyncio.create_task(reader())
+            try:
+                while time.perf_counter() < deadline:
+                    wake.clear()
+                    if latest.get("status") not in (None, "running"):
+                        break
+                    doc = dict(latest)
+                    mine = doc.get("my_seat")
+                    if (
+                        doc.get("version", -1) > acted_at
+                        and mine in doc.get("to_act", [])
+                        and doc.get("legal_actions")
+                    ):
+                        action = self.rng.choice(doc["legal_actions"])
+                        version = doc["version"]
+                        key = (game_id, version + 1)
+                        start = time.perf_counter()
+                        self.stats.sent_at.setdefault(key, start)
+                        self.stats.mover.setdefault(key, self.index)
+                        status, body = await self.http.request(
+                            "POST",
+                            f"/api/games/{game_id}/actions",
+                            {"action": action, "version": version},
+                        )
+                        self.stats.post_latency.append(time.perf_counter() - start)
+                        acted_at = version
+                        if status == 200:
+                            self.stats.accepted += 1
+                            if body["version"] > latest["version"]:
+                                latest.clear()
+                                latest.update(body)
+                            continue
+                        code = (body or {}).get("code", str(status))
+                        self.stats.refused[code] = self.stats.refused.get(code, 0) + 1
+                        continue
+                    try:
+                        await asyncio.wait_for(
+                            wake.wait(), timeout=max(0.01, deadline - time.perf_counter())
+                        )
+                    except TimeoutError:
+                        break
+            finally:
+                task.cancel()
+
+
+async def table(players: list[Player], size: int, deadline: float, stats: Stats) -> None:
+    host, guests = players[0], players[1:]
+    while time.perf_counter() < deadline:
+        status, doc = await host.http.request(
+            "POST",
+            "/api/games",
+            {
+                "players": size,
+                "invite": [p.username for p in guests],
+                "open_seats": False,
+                "clock": "fast",
+            },
+        )
+        if status != 201:
+            raise RuntimeError(f"could not open a table: {status} {doc}")
+        for guest in guests:
+            status, _ = await guest.http.request("POST", f"/api/games/{doc['id']}/join")
+            if status != 200:
+                raise RuntimeError(f"could not join: {status}")
+        await asyncio.gather(*(p.play(doc["id"], deadline) for p in players))
+        if time.perf_counter() < deadline:
+            stats.games_finished += 1
+
+
+# --- set-up -------------------------------------------------------------------------------
+
+
+def make_users(count: int) -> list[tuple[str, str]]:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "colorado.settings")
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from accounts.models import User
+    from accounts.services import token_create
+
+    out = []
+    for i in range(count):
+        user, _ = User.objects.get_or_create(username=f"bench-{i}")
+        out.append((user.username, token_create(user=user, name="bench")))
+    return out
+
+
+def start_server(port: int, workers: int) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "LOG_LEVEL": "WARNING", "DJANGO_ENV": "test", "DEBUG": "0"}
+    cmd = [
+        sys.executable, "-m", "uvicorn", "colorado.asgi:application",
+        "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers),
+        "--log-level", "warning", "--no-access-log",
+    ]  # fmt: skip
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env)  # noqa: S603
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2):
+                return proc
+        except OSError:
+            time.sleep(0.3)
+    proc.kill()
+    raise RuntimeError("the server did not start")
+
+
+async def run(args: argparse.Namespace, base: str, users: list[tuple[str, str]]) -> Stats:
+    stats = Stats()
+    players = [Player(i, tok, name, base, stats) for i, (name, tok) in enumerate(users)]
+    start = time.perf_counter()
+    deadline = start + args.duration
+    groups = [players[i : i + args.players] for i in range(0, len(players), args.players)]
+    await asyncio.gather(
+        *(table(g, args.players, deadline, stats) for g in groups if len(g) == args.players)
+    )
+    stats.elapsed = time.perf_counter() - start  # type: ignore[attr-defined]
+    return stats
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--players", type=int, default=2, choices=[2, 3, 4])
+    parser.add_argument("--duration", type=float, default=30)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--port", type=int, default=0, help="default: a free port")
+    parser.add_argument("--url", help="use a running server instead of starting one")
+    args = parser.parse_args()
+    if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
+        sys.exit("Set DATABASE_URL (PostgreSQL) and REDIS_URL.")
+    users = make_users(args.clients)
+    if not args.port:
+        import socket
+
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            args.port = s.getsockname()[1]
+    proc = None if args.url else start_server(args.port, args.workers)
+    base = args.url or f"http://127.0.0.1:{args.port}"
+    try:
+        try:
+            import uvloop
+
+            uvloop.install()
+        except ImportError:
+            pass
+        stats = asyncio.run(run(args, base, users))
+    finally:
+        if proc is not None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+    elapsed = stats.elapsed  # type: ignore[attr-defined]
+    machine = f"{platform.machine()}, {os.cpu_count()} cores"
+    result = {
+        "machine": f"{machine}, Python {platform.python_version()}",
+        "clients": args.clients,
+        "players_per_table": args.players,
+        "server_workers": args.workers,
+        "seconds": round(elapsed, 1),
+        "accepted_actions": stats.accepted,
+        "actions_per_second": round(stats.accepted / elapsed, 1),
+        "refused": stats.refused,
+        "games_finished": stats.games_finished,
+        "post_p50_ms": round(pct(stats.post_latency, 0.50), 1),
+        "post_p99_ms": round(pct(stats.post_latency, 0.99), 1),
+        "socket_p50_ms": round(pct(stats.socket_latency, 0.50), 1),
+        "socket_p99_ms": round(pct(stats.socket_latency, 0.99), 1),
+        "socket_frames_measured": len(stats.socket_latency),
+        "post_mean_ms": round(statistics.fmean(stats.post_latency) * 1000, 1)
+        if stats.post_latency
+        else None,
+    }
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,65 @@
+"""Clock endpoints of the JSON API: resigning and voting to replace a player who keeps
+missing deadlines. Thin: the work is in ``games.deadlines``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from ninja import Router, Schema
+
+from colorado.api import ApiError
+
+router = Router(tags=["clocks"])
+
+
+class ReplaceVoteIn(Schema):
+    seat: int
+
+
+class ReplaceVoteOut(Schema):
+    seat: int
+    votes: int
+    needed: int
+    replaced: bool
+
+
+class ResignOut(Schema):
+    seat: int
+    resigned: bool
+
+
+def _api_error(exc: Any) -> ApiError:
+    return ApiError(exc.status, exc.code, exc.message)
+
+
+@router.post("/games/{game_id}/replace_vote", response=ReplaceVoteOut)
+def replace_vote(request: HttpRequest, game_id: int, payload: ReplaceVoteIn) -> dict[str, Any]:
+    """Vote to hand a seat whose player missed two deadlines to the bot. A strict majority of
+    the other players replaces them. Voting again changes nothing."""
+    from games.deadlines import replace_vote_cast
+    from games.errors import GameError
+
+    try:
+        count = replace_vote_cast(game_id=game_id, voter=request.user, seat=payload.seat)
+    except GameError as exc:
+        raise _api_error(exc) from None
+    return {
+        "seat": payload.seat,
+        "votes": count.votes,
+        "needed": count.needed,
+        "replaced": count.replaced,
+    }
+
+
+@router.post("/games/{game_id}/resign", response=ResignOut)
+def resign(request: HttpRequest, game_id: int) -> dict[str, Any]:
+    """Give up: the bot plays your seat to the end; you are ranked last."""
+    from games.deadlines import seat_resign
+    from games.errors import GameError
+
+    try:
+        seat = seat_resign(game_id=game_id, user=request.user)
+    except GameError as exc:
+        raise _api_error(exc) from None
+    return {"seat": seat.seat, "resigned": seat.resigned}

@@ -1,0 +1,37 @@
+"""Celery tasks for clocks: the deadline sweep (beat, every minute).
+
+Thin: the work is in ``games.deadlines``. The sweep claims each due seat with a conditional
+UPDATE (safe with two schedulers running) and handles it in one transaction, so a worker
+killed mid-task leaves no half move; the claim's lease makes the seat due again, and the
+timeout move's ``client_id`` (``timeout:<version>:<seat>``) means it is made once.
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+
+@shared_task(
+    name="games.tasks_clock.sweep_deadlines",
+    acks_late=True,
+    ignore_result=True,
+    serializer="json",
+    soft_time_limit=50,
+    time_limit=58,
+    expires=55,
+)
+def sweep_deadlines() -> dict[str, int]:
+    """Handle every seat whose deadline passed; queue the reminders now due."""
+    from django.utils import timezone
+
+    from games.deadlines import deadlines_sweep
+    from games.tasks_mail import send_reminder
+    from notifications.services import reminders_due
+
+    now = timezone.now()
+    outcomes = deadlines_sweep(now=now)
+    seat_ids = [s.pk for s in reminders_due(now=now)]
+    for seat_id in seat_ids:
+        send_reminder.delay(seat_id)
+    outcomes["reminders"] = len(seat_ids)
+    return outcomes

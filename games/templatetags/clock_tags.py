@@ -1,0 +1,79 @@
+"""Deadlines for templates, in each viewer's own time zone.
+
+    {% load clock_tags %}
+    {% deadline seat.deadline request.user %}      → <time datetime="…Z">Tue 1 Dec, 14:00 CET</time>
+    {{ seat.deadline|local_time:request.user }}       → "Tue 1 Dec, 14:00 CET"
+    {% load tz %}{% timezone request.user|zone_of %}{{ seat.deadline|date:"H:i" }}{% endtimezone %}
+    {{ seat.deadline|time_left }}                   → "2 d 3 h left"
+
+Signed-out viewers (and unknown zones) see UTC. The ``datetime`` attribute is always ISO-8601
+UTC, like ``seats[].clock_deadline`` in the API, so a script on the page can count down.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, tzinfo
+from typing import Any
+
+from django import template
+from django.utils import formats, timezone
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+
+from games import clocks
+
+register = template.Library()
+
+
+def viewer_zone(viewer: Any) -> tzinfo:
+    """The time zone of ``viewer`` (a user, a zone name, or None for UTC)."""
+    if isinstance(viewer, str):
+        return clocks.zone(viewer)
+    if viewer is None or not getattr(viewer, "is_authenticated", False):
+        return UTC
+    return clocks.zone(getattr(viewer, "time_zone", ""))
+
+
+def iso_utc(value: datetime | None) -> str:
+    """ISO-8601 in UTC with a ``Z``, or "" (the API's ``clock_deadline`` format)."""
+    if value is None:
+        return ""
+    return value.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+@register.filter
+def zone_of(viewer: Any) -> str:
+    """The viewer's time zone name, for Django's ``{% timezone %}`` block."""
+    return str(getattr(viewer_zone(viewer), "key", "UTC"))
+
+
+@register.filter
+def local_time(value: datetime | None, viewer: Any = None) -> str:
+    """``value`` in the viewer's zone, e.g. "Tue 1 Dec, 14:00 CET" ("" for None)."""
+    if value is None:
+        return ""
+    local = value.astimezone(viewer_zone(viewer))
+    return f"{formats.date_format(local, 'D j M, H:i')} {local.tzname() or 'UTC'}"
+
+
+@register.filter
+def time_left(value: datetime | None, now: datetime | None = None) -> str:
+    """Time until ``value`` in words ("2 d 3 h left", "the deadline has passed")."""
+    from notifications.services import time_left_text
+
+    return time_left_text(value, now or timezone.now())
+
+
+@register.simple_tag
+def deadline(value: datetime | None, viewer: Any = None) -> SafeString | str:
+    """A ``<time>`` element: the deadline in the viewer's zone, with its zone's abbreviation,
+    and the UTC instant in ``datetime``; "" when there is no deadline."""
+    if value is None:
+        return ""
+    return format_html(
+        '<time class="deadline" datetime="{}" title="{}">{}</time>',
+        iso_utc(value),
+        _("deadline"),
+        local_time(value, viewer),
+    )

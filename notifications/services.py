@@ -1,0 +1,548 @@
+"""E-mail notifications: "your turn", reminders, the daily digest and "game finished".
+
+Each mail is recorded as a ``Notification`` under a unique key before it leaves, inside a
+transaction that holds that row's lock until the mail is handed to the mail server. So a mail
+is sent at most once per key, however often (and however concurrently) a task runs; a mail
+server error rolls the send back and the task retries later. (A worker killed between the
+SMTP hand-over and the commit would send that one mail again on retry: the only window,
+and it cannot be closed without the mail server's help.)
+
+Mails never hold hidden information: they name the game, the players, what kind of decision
+is due (from the public view) and the deadline — never cowboys, bids or the seed.
+Every mail carries a one-click unsubscribe link (RFC 8058 ``List-Unsubscribe`` headers).
+"""
+
+from __future__ import annotations
+
+import logging
+import smtplib
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.core import signing
+from django.core.mail import EmailMultiAlternatives
+from django.db import IntegrityError, transaction
+from django.db.models import Exists, F, OuterRef, Q
+from django.template.loader import render_to_string
+from django.urls import NoReverseMatch, reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from games import clocks
+from games.models import Game, Seat
+from notifications.models import Notification
+
+log = logging.getLogger(__name__)
+
+UNSUBSCRIBE_SALT = "notifications.unsubscribe"
+DIGEST_LOCAL_HOUR = 7  # the digest goes out at 07:00 in each reader's time zone
+Kind = Notification.Kind
+
+# --- links --------------------------------------------------------------------------------
+
+
+def unsubscribe_token(*, user: User) -> str:
+    """A signed token naming ``user``; it never expires (links in old mails keep working)
+    and is the same in every mail."""
+    return signing.Signer(salt=UNSUBSCRIBE_SALT).sign_object({"u": user.pk})
+
+
+def user_for_token(token: str) -> User | None:
+    try:
+        data = signing.Signer(salt=UNSUBSCRIBE_SALT).unsign_object(token)
+    except (signing.BadSignature, ValueError):
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("u"), int):
+        return None
+    return User.objects.filter(pk=data["u"]).first()
+
+
+def unsubscribe_url(*, user: User) -> str:
+    path = reverse("notifications:unsubscribe", args=[unsubscribe_token(user=user)])
+    return f"{settings.SITE_URL}{path}"
+
+
+def game_url(game: Game) -> str:
+    """The table's page (the pages app names it ``game``; ``/games/<id>/`` otherwise)."""
+    try:
+        path = reverse("game", args=[game.pk])
+    except NoReverseMatch:
+        path = f"/games/{game.pk}/"
+    return f"{settings.SITE_URL}{path}"
+
+
+def notifications_off(*, user: User) -> None:
+    """Switch off every mail for ``user`` (the unsubscribe link)."""
+    User.objects.filter(pk=user.pk).update(email_notifications=User.EmailNotifications.OFF)
+
+
+# --- what a mail may say ------------------------------------------------------------------
+
+
+def game_title(game: Game) -> str:
+    from games.engine import get_game
+
+    try:
+        name = str(getattr(get_game(game.game), "name", "") or game.game)
+    except KeyError:
+        name = game.game
+    return _("%(name)s, table %(id)s") % {"name": name, "id": game.pk}
+
+
+def _public_phase(game: Game) -> str:
+    """The phase of the game from the PUBLIC view (spectator's), never a seat's view."""
+    from games.snapshots import engine_for, load_state
+
+    try:
+        engine = engine_for(game)
+        view = engine.view(load_state(game), None)
+    except Exception:  # a mail must not fail because of a snapshot problem
+        log.exception("public view of game %s unavailable for a mail", game.pk)
+        return ""
+    phase = view.get("phase")
+    sale = view.get("sale") or {}
+    if phase == "sale" and isinstance(sale, dict):
+        return f"sale_{sale.get('stage', '')}"
+    return str(phase or "")
+
+
+NEEDED = {
+    "flags": lambda: _("place a flag"),
+    "bid": lambda: _("make your sealed bid of cowboys"),
+    "claim": lambda: _("claim a card and stake your fields"),
+    "sale_interest": lambda: _("say whether you are interested in the land for sale"),
+    "sale_bid": lambda: _("make your sealed bid for the land for sale"),
+    "sale_pay": lambda: _("pay for the land you bought"),
+}
+
+
+def what_is_needed(game: Game) -> str:
+    maker = NEEDED.get(_public_phase(game))
+    return maker() if maker else _("make your move")
+
+
+def players_of(game: Game) -> list[str]:
+    seats = Seat.objects.filter(game=game).select_related("user").order_by("seat", "id")
+    return [s.user.shown_name for s in seats]
+
+
+def local_deadline(deadline: datetime | None, user: User) -> datetime | None:
+    if deadline is None:
+        return None
+    return deadline.astimezone(clocks.zone(user.time_zone))
+
+
+def time_left_text(deadline: datetime | None, now: datetime) -> str:
+    if deadline is None:
+        return _("no deadline")
+    seconds = (deadline - now).total_seconds()
+    if seconds <= 0:
+        return _("the deadline has passed")
+    days, rest = divmod(int(seconds), 86400)
+    hours, rest = divmod(rest, 3600)
+    if days:
+        return _("%(days)d d %(hours)d h left") % {"days": days, "hours": hours}
+    if hours:
+        return _("%(hours)d h %(minutes)d min left") % {"hours": hours, "minutes": rest // 60}
+    return _("%(minutes)d min left") % {"minutes": max(1, rest // 60)}
+
+
+# --- sending ------------------------------------------------------------------------------
+
+
+@dataclass
+class Mail:
+    subject: str
+    template: str  # emails/<template>.txt and .html
+    context: dict[str, Any]
+
+
+def _render_and_send(user: User, mail: Mail) -> None:
+    tz = clocks.zone(user.time_zone)
+    language = user.language or settings.LANGUAGE_CODE
+    with translation.override(language), timezone.override(tz):
+        context = {
+            "user": user,
+            "site_url": settings.SITE_URL,
+            "unsubscribe_url": unsubscribe_url(user=user),
+            "time_zone": getattr(tz, "key", "UTC"),
+            **mail.context,
+        }
+        text = render_to_string(f"emails/{mail.template}.txt", context)
+        html = render_to_string(f"emails/{mail.template}.html", context)
+        subject = " ".join(str(mail.subject).split())
+    message = EmailMultiAlternatives(
+        subject=subject,
+        body=text,
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[user.email],
+        headers={
+            "List-Unsubscribe": f"<{context['unsubscribe_url']}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+            "Auto-Submitted": "auto-generated",
+        },
+    )
+    message.attach_alternative(html, "text/html")
+    message.send(fail_silently=False)
+
+
+def notification_send(
+    *,
+    key: str,
+    user: User,
+    kind: str,
+    build: Callable[[], Mail | None],
+    game: Game | None = None,
+    seat: Seat | None = None,
+    version: int | None = None,
+) -> bool:
+    """Send the mail ``build()`` describes to ``user`` unless ``key`` was already sent.
+
+    ONE transaction: record (or find) the ``Notification`` row for ``key``, lock it, send,
+    mark it sent. Returns whether a mail left. ``build`` may return ``None`` (nothing worth
+    sending after all); the row is then left unsent and nothing goes out. SMTP errors and
+    ``OSError`` propagate (the caller's task retries) after the error is noted on the row.
+    """
+    if not user.email or user.is_bot:
+        return False
+    try:
+        with transaction.atomic():
+            try:
+                with transaction.atomic():
+                    row, _created = Notification.objects.get_or_create(
+                        key=key,
+                        defaults={
+                            "user": user,
+                            "kind": kind,
+                            "game": game,
+                            "seat": seat,
+                            "version": version,
+                        },
+                    )
+            except IntegrityError:
+                pass  # a concurrent task inserted it first; take its row below
+            row = Notification.objects.select_for_update().get(key=key)
+            if row.sent_at is not None:
+                return False
+            mail = build()
+            if mail is None:
+                return False
+            _render_and_send(user, mail)
+            row.sent_at = timezone.now()
+            row.error = ""
+            row.save(update_fields=["sent_at", "error"])
+    except (smtplib.SMTPException, OSError) as exc:
+        Notification.objects.update_or_create(
+            key=key,
+            defaults={"error": repr(exc)[:1000]},
+            create_defaults={
+                "user": user,
+                "kind": kind,
+                "game": game,
+                "seat": seat,
+                "version": version,
+                "error": repr(exc)[:1000],
+            },
+        )
+        raise
+    return True
+
+
+# --- the notifications --------------------------------------------------------------------
+
+
+def _wants_mail(user: User, *, digest_too: bool) -> bool:
+    if user.is_bot or not user.email or not user.is_active:
+        return False
+    allowed = {User.EmailNotifications.EACH_TURN}
+    if digest_too:
+        allowed.add(User.EmailNotifications.DIGEST)
+    return user.email_notifications in allowed
+
+
+def turn_mail_send(*, seat_id: int, version: int) -> bool:
+    """ "Your turn" for the seat that became due at ``version``; sent only if the player
+    still has to act and has not seen the table since (``Seat.last_seen_version``)."""
+    seat = Seat.objects.select_related("user", "game").filter(pk=seat_id).first()
+    if seat is None or not _wants_mail(seat.user, digest_too=False):
+        return False
+    game = seat.game
+
+    def build() -> Mail | None:
+        fresh = Seat.objects.select_related("game").get(pk=seat_id)
+        if (
+            fresh.game.status != Game.Status.RUNNING
+            or fresh.is_bot
+            or fresh.seat not in (fresh.game.to_act or [])
+            or fresh.last_seen_version >= version
+        ):
+            return None
+        return Mail(
+            subject=_("Your turn: %(title)s") % {"title": game_title(fresh.game)},
+            template="turn",
+            context={
+                "title": game_title(fresh.game),
+                "needed": what_is_needed(fresh.game),
+                "players": players_of(fresh.game),
+                "deadline": local_deadline(fresh.deadline, seat.user),
+                "game_url": game_url(fresh.game),
+            },
+        )
+
+    return notification_send(
+        key=f"turn:{seat_id}:{version}",
+        user=seat.user,
+        kind="turn",
+        build=build,
+        game=game,
+        seat=seat,
+        version=version,
+    )
+
+
+def reminder_key(seat: Seat) -> str:
+    started = seat.clock_started_at.isoformat() if seat.clock_started_at else "-"
+    return f"reminder:{seat.pk}:{started}"
+
+
+def reminders_due(*, now: datetime) -> list[Seat]:
+    """Seats whose deadline is within their player's ``reminder_hours`` and not yet
+    reminded for this clock run (one query on the deadline index)."""
+    hour = timedelta(hours=1)
+    reminded = Notification.objects.filter(
+        seat=OuterRef("pk"),
+        kind="reminder",
+        created_at__gte=OuterRef("clock_started_at"),
+    )
+    return list(
+        Seat.objects.filter(
+            deadline__gt=now,
+            deadline__lte=now + 31 * 24 * hour,
+            user__reminder_hours__gt=0,
+            user__is_bot=False,
+            user__email_notifications__in=[
+                User.EmailNotifications.EACH_TURN,
+                User.EmailNotifications.DIGEST,
+            ],
+            bot_kind="",
+            game__status=Game.Status.RUNNING,
+        )
+        .filter(deadline__lte=now + F("user__reminder_hours") * hour)
+        .filter(~Q(Exists(reminded)))
+        .select_related("user", "game")
+    )
+
+
+def reminder_send(*, seat_id: int, now: datetime | None = None) -> bool:
+    """Remind a player that a deadline is close (once per clock run)."""
+    now = now or timezone.now()
+    seat = Seat.objects.select_related("user", "game").filter(pk=seat_id).first()
+    if seat is None or seat.deadline is None or not _wants_mail(seat.user, digest_too=True):
+        return False
+
+    def build() -> Mail | None:
+        if seat.game.status != Game.Status.RUNNING or seat.is_bot:
+            return None
+        return Mail(
+            subject=_("Reminder: your move in %(title)s") % {"title": game_title(seat.game)},
+            template="reminder",
+            context={
+                "title": game_title(seat.game),
+                "needed": what_is_needed(seat.game),
+                "deadline": local_deadline(seat.deadline, seat.user),
+                "time_left": time_left_text(seat.deadline, now),
+                "vacation_days": seat.user.vacation_days,
+                "game_url": game_url(seat.game),
+            },
+        )
+
+    return notification_send(
+        key=reminder_key(seat),
+        user=seat.user,
+        kind="reminder",
+        build=build,
+        game=seat.game,
+        seat=seat,
+        version=seat.game.version,
+    )
+
+
+def digest_readers(*, now: datetime) -> list[User]:
+    """Digest readers for whom it is now the digest hour (07:00 to 07:59 local)."""
+    readers = User.objects.filter(
+        email_notifications=User.EmailNotifications.DIGEST, is_bot=False, is_active=True
+    ).exclude(email="")
+    return [
+        u
+        for u in readers.only("pk", "time_zone")
+        if now.astimezone(clocks.zone(u.time_zone)).hour == DIGEST_LOCAL_HOUR
+    ]
+
+
+def digest_send(*, user_id: int, now: datetime | None = None) -> bool:
+    """One mail listing every game where it is the player's turn, least time left first
+    (none when there is no such game). Once per local day."""
+    now = now or timezone.now()
+    user = User.objects.filter(pk=user_id).first()
+    if user is None or user.email_notifications != User.EmailNotifications.DIGEST:
+        return False
+    local_day = now.astimezone(clocks.zone(user.time_zone)).date()
+
+    def build() -> Mail | None:
+        seats = [
+            s
+            for s in Seat.objects.filter(
+                user=user, bot_kind="", game__status=Game.Status.RUNNING
+            ).select_related("game")
+            if s.seat in (s.game.to_act or [])
+        ]
+        if not seats:
+            return None
+        far = now + timedelta(days=3650)
+        seats.sort(key=lambda s: (s.deadline or far, s.game_id))
+        games = [
+            {
+                "title": game_title(s.game),
+                "needed": what_is_needed(s.game),
+                "deadline": local_deadline(s.deadline, user),
+                "time_left": time_left_text(s.deadline, now),
+                "game_url": game_url(s.game),
+            }
+            for s in seats
+        ]
+        return Mail(
+            subject=_("Your turn in %(count)d games") % {"count": len(games)}
+            if len(games) > 1
+            else _("Your turn in %(title)s") % {"title": games[0]["title"]},
+            template="digest",
+            context={"games": games},
+        )
+
+    return notification_send(
+        key=f"digest:{user.pk}:{local_day.isoformat()}", user=user, kind="digest", build=build
+    )
+
+
+def finished_mail_send(*, seat_id: int) -> bool:
+    """ "Game finished" with the final scores and ranks (public once the game is over)."""
+    seat = Seat.objects.select_related("user", "game").filter(pk=seat_id).first()
+    if seat is None or not _wants_mail(seat.user, digest_too=True):
+        return False
+    game = seat.game
+    if game.status != Game.Status.FINISHED:
+        return False
+
+    def build() -> Mail | None:
+        rows = sorted(
+            Seat.objects.filter(game=game).select_related("user"),
+            key=lambda s: (s.final_rank or 99, s.seat or 0),
+        )
+        standings = [
+            {
+                "rank": s.final_rank,
+                "name": s.user.shown_name,
+                "score": s.final_score,
+                "is_me": s.pk == seat.pk,
+                "bot_standing_in": bool(s.bot_kind) and not s.user.is_bot,
+            }
+            for s in rows
+        ]
+        return Mail(
+            subject=_("Game over: %(title)s") % {"title": game_title(game)},
+            template="finished",
+            context={
+                "title": game_title(game),
+                "standings": standings,
+                "my_rank": seat.final_rank,
+                "my_score": seat.final_score,
+                "game_url": game_url(game),
+            },
+        )
+
+    return notification_send(
+        key=f"finished:{seat.pk}:{game.version}",
+        user=seat.user,
+        kind="finished",
+        build=build,
+        game=game,
+        seat=seat,
+        version=game.version,
+    )
+
+
+def missed_mail_send(*, seat_id: int, missed_seat_id: int, misses: int) -> bool:
+    """Tell a player at a waiting table that ``missed_seat_id``'s player missed a deadline
+    (after the second miss they may vote to hand that seat to a bot)."""
+    seat = Seat.objects.select_related("user", "game").filter(pk=seat_id).first()
+    late = Seat.objects.select_related("user").filter(pk=missed_seat_id).first()
+    if seat is None or late is None or not _wants_mail(seat.user, digest_too=True):
+        return False
+    game = seat.game
+
+    def build() -> Mail | None:
+        if game.status != Game.Status.RUNNING:
+            return None
+        return Mail(
+            subject=_("%(name)s missed a deadline in %(title)s")
+            % {"name": late.user.shown_name, "title": game_title(game)},
+            template="missed",
+            context={
+                "title": game_title(game),
+                "late_name": late.user.shown_name,
+                "misses": misses,
+                "may_vote": misses >= 2,
+                "game_url": game_url(game),
+            },
+        )
+
+    return notification_send(
+        key=f"missed:{seat.pk}:{missed_seat_id}:{misses}",
+        user=seat.user,
+        kind="missed",
+        build=build,
+        game=game,
+        seat=seat,
+        version=game.version,
+    )
+
+
+def vacation_mail_send(*, seat_id: int, deadline_iso: str) -> bool:
+    """Tell a player that a vacation day moved their deadline (once per new deadline)."""
+    seat = Seat.objects.select_related("user", "game").filter(pk=seat_id).first()
+    if seat is None or not _wants_mail(seat.user, digest_too=True):
+        return False
+    game = seat.game
+
+    def build() -> Mail | None:
+        fresh = Seat.objects.get(pk=seat_id)
+        if (
+            game.status != Game.Status.RUNNING
+            or fresh.deadline is None
+            or fresh.deadline.isoformat() != deadline_iso
+        ):
+            return None  # they moved meanwhile, or the deadline changed again
+        return Mail(
+            subject=_("A vacation day was used in %(title)s") % {"title": game_title(game)},
+            template="vacation",
+            context={
+                "title": game_title(game),
+                "needed": what_is_needed(game),
+                "deadline": local_deadline(fresh.deadline, seat.user),
+                "vacation_days": seat.user.vacation_days,
+                "game_url": game_url(game),
+            },
+        )
+
+    return notification_send(
+        key=f"vacation:{seat.pk}:{deadline_iso}",
+        user=seat.user,
+        kind="vacation",
+        build=build,
+        game=game,
+        seat=seat,
+        version=game.version,
+    )

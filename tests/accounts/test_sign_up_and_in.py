@@ -1,0 +1,170 @@
+"""Sign-up with mandatory e-mail verification, sign-in by username or e-mail, throttles,
+password reset and change: allauth as configured for the site."""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+import pytest
+from django.core import mail
+from django.test import Client
+
+from accounts.models import User
+from tests.accounts.factories import make_user
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "open-range-1887"
+
+
+def _client() -> Client:
+    # Throttles count per client address; each test gets its own.
+    return Client(REMOTE_ADDR=f"10.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}.7")
+
+
+def _link(body: str) -> str:
+    match = re.search(r"https?://[^/\s]+(/\S+)", body)
+    assert match, body
+    return match.group(1)
+
+
+def _sign_up(client: Client, username: str, email: str) -> None:
+    response = client.post(
+        "/accounts/signup/",
+        {"username": username, "email": email, "password1": PASSWORD, "password2": PASSWORD},
+    )
+    assert response.status_code == 302, response.content.decode()
+
+
+def test_sign_up_needs_the_e_mailed_link_before_signing_in() -> None:
+    client = _client()
+    name = f"wyatt{uuid.uuid4().hex[:6]}"
+    _sign_up(client, name, f"{name}@example.org")
+    assert len(mail.outbox) == 1
+    message = mail.outbox[0]
+    assert message.to == [f"{name}@example.org"]
+    assert "confirm" in message.body.lower()
+
+    # Not verified yet: signing in only sends us to "check your e-mail".
+    other = _client()
+    response = other.post("/accounts/login/", {"login": name, "password": PASSWORD})
+    assert response.status_code == 302
+    assert response["Location"] == "/accounts/confirm-email/"
+    assert "Signed in as" not in other.get("/").content.decode()
+
+    link = _link(message.body)
+    assert "Confirm" in client.get(link).content.decode()
+    response = client.post(link)
+    assert response.status_code == 302
+
+    fresh = _client()
+    response = fresh.post("/accounts/login/", {"login": name, "password": PASSWORD})
+    assert response.status_code == 302
+    assert f"Signed in as <strong>{name}</strong>" in fresh.get("/").content.decode()
+
+
+def test_sign_in_with_the_e_mail_address_works_too() -> None:
+    user = make_user(f"doc{uuid.uuid4().hex[:6]}")
+    client = _client()
+    response = client.post("/accounts/login/", {"login": user.email, "password": "cattle-drive-99"})
+    assert response.status_code == 302
+    assert client.get("/api/me/settings").status_code == 200
+
+
+def test_bot_names_are_refused_at_sign_up() -> None:
+    client = _client()
+    response = client.post(
+        "/accounts/signup/",
+        {
+            "username": "bot-greedy-7",
+            "email": "not-a-bot@example.org",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+    )
+    assert response.status_code == 200
+    assert "kept for the site" in response.content.decode()
+    assert not User.objects.filter(username="bot-greedy-7").exists()
+
+
+def test_a_taken_e_mail_does_not_make_a_second_account_nor_say_so_on_the_page() -> None:
+    taken = make_user(f"ike{uuid.uuid4().hex[:6]}")
+    client = _client()
+    _sign_up(client, f"ike{uuid.uuid4().hex[:6]}", taken.email)
+    assert User.objects.filter(email__iexact=taken.email).count() == 1
+    # The owner of the address is told by e-mail instead (no account enumeration).
+    assert [m.to for m in mail.outbox] == [[taken.email]]
+
+
+def test_repeated_wrong_passwords_are_throttled() -> None:
+    user = make_user(f"clanton{uuid.uuid4().hex[:6]}")
+    client = _client()
+    for _ in range(5):
+        response = client.post("/accounts/login/", {"login": user.username, "password": "wrong"})
+        assert "did not match" in response.content.decode()
+    # Even the right password is refused for a while now.
+    response = client.post(
+        "/accounts/login/", {"login": user.username, "password": "cattle-drive-99"}
+    )
+    assert "Too many failed sign-in attempts" in response.content.decode()
+    assert "Signed in as" not in client.get("/").content.decode()
+
+
+def test_password_reset_by_e_mail() -> None:
+    user = make_user(f"kate{uuid.uuid4().hex[:6]}")
+    client = _client()
+    response = client.post("/accounts/password/reset/", {"email": user.email})
+    assert response.status_code == 302
+    assert len(mail.outbox) == 1
+    link = _link(mail.outbox[0].body)
+    response = client.get(link, follow=True)
+    form_url = response.redirect_chain[-1][0] if response.redirect_chain else link
+    new = "tumbleweed-0042"
+    response = client.post(form_url, {"password1": new, "password2": new})
+    assert response.status_code == 302
+    user.refresh_from_db()
+    assert user.check_password(new)
+
+
+def test_password_change_when_signed_in() -> None:
+    user = make_user(f"virgil{uuid.uuid4().hex[:6]}")
+    client = _client()
+    client.force_login(user)
+    new = "deadwood-stage-5"
+    response = client.post(
+        "/accounts/password/change/",
+        {"oldpassword": "cattle-drive-99", "password1": new, "password2": new},
+    )
+    assert response.status_code == 302
+    user.refresh_from_db()
+    assert user.check_password(new)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/accounts/login/",
+        "/accounts/signup/",
+        "/accounts/password/reset/",
+        "/accounts/confirm-email/",
+    ],
+)
+def test_account_pages_wear_the_site_layout(path: str) -> None:
+    page = _client().get(path).content.decode()
+    assert 'class="site-header"' in page
+    assert "css/site.css" in page
+    assert 'class="button' in page or path == "/accounts/confirm-email/"
+
+
+def test_the_demo_account_can_sign_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    from django.core.management import call_command
+
+    name = f"demo{uuid.uuid4().hex[:6]}"
+    monkeypatch.setenv("DEMO_USERNAME", name)
+    call_command("ensure_demo")
+    call_command("ensure_demo")  # idempotent
+    client = _client()
+    response = client.post("/accounts/login/", {"login": name, "password": "demo-colorado"})
+    assert response.status_code == 302
+    assert response["Location"] == "/"

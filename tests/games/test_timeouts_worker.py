@@ -1,0 +1,75 @@
+"""End to end through a real Celery worker and the Redis broker: a bot's move, a delayed
+"your turn" mail, and a timeout found by the sweep task."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from datetime import timedelta
+
+import pytest
+from django.core import mail as django_mail
+from django.utils import timezone
+
+from colorado.celery import app as celery_app
+from colorado.embedded import worker_and_scheduler
+from games import services
+from games.models import Move, Seat
+from games.tasks_clock import sweep_deadlines
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres, pytest.mark.redis]
+
+
+def _wait_for(check: Callable[[], object], seconds: float = 30) -> object:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.1)
+    raise AssertionError("the worker did not get there in time")
+
+
+@pytest.fixture
+def real_worker(settings, tmp_path, worker_id):
+    """A Celery worker in threads on the Redis broker, with this test process's own queue
+    (the same one tests/games/test_worker.py uses, so one worker process never mixes
+    queues)."""
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    conf = celery_app.conf
+    saved = {k: conf[k] for k in ("task_always_eager", "broker_url", "task_default_queue")}
+    conf.task_always_eager = False
+    conf.broker_url = settings.REDIS_URL
+    conf.task_default_queue = f"test-bots-{worker_id}"
+    try:
+        with worker_and_scheduler(
+            celery_app, schedule_filename=str(tmp_path / "beat"), concurrency=2, beat=False
+        ):
+            yield
+    finally:
+        conf.update(saved)
+
+
+def test_a_worker_plays_the_bot_mails_the_player_and_times_them_out(
+    real_worker, make_user, settings, mailoutbox
+):
+    settings.TURN_EMAIL_DELAY_SECONDS = 1
+    alice = make_user(email="alice@example.org", vacation_days=0)
+    started = time.monotonic()
+    game = services.game_create(
+        creator=alice, players=2, bots=["greedy"], options={"flags": "random"}
+    )
+    # The bot's sealed bid is made by the worker.
+    _wait_for(lambda: Move.objects.filter(game=game, actor="bot").exists())
+    # The "your turn" mail leaves after the grace period, since Alice has not looked.
+    _wait_for(lambda: django_mail.outbox)
+    assert time.monotonic() - started >= 1
+    assert [m.to for m in django_mail.outbox] == [["alice@example.org"]]
+    # Alice misses her deadline; the sweep task has the bot bid for her.
+    seat = Seat.objects.get(game=game, user=alice)
+    Seat.objects.filter(pk=seat.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    sweep_deadlines.delay()
+    _wait_for(lambda: Move.objects.filter(game=game, actor="timeout").exists())
+    timeout = Move.objects.get(game=game, actor="timeout")
+    assert timeout.seat == seat.seat
+    assert Seat.objects.get(pk=seat.pk).missed_deadlines == 1

@@ -1,0 +1,44 @@
+"""Fixtures for the mail tests: people with addresses and time zones, eager tasks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from accounts.models import User
+from colorado.celery import app as celery_app
+from games import services
+from games.models import Game
+
+BID_FIRST = {"flags": "random"}  # the game opens with a simultaneous sealed bid
+
+
+@pytest.fixture(autouse=True)
+def eager_tasks(settings: Any) -> Iterator[None]:
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    before = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = before
+
+
+@pytest.fixture
+def person(db: None) -> Callable[..., User]:
+    def make(name: str, **extra: Any) -> User:
+        extra.setdefault("email", f"{name}@example.org")
+        return User.objects.create_user(username=name, password="a-long-password-42", **extra)
+
+    return make
+
+
+@pytest.fixture
+def two_player_game() -> Callable[[User, User], Game]:
+    def make(first: User, second: User, **create: Any) -> Game:
+        game = services.game_create(creator=first, players=2, options=BID_FIRST, **create)
+        services.game_join(game_id=game.pk, user=second)
+        game.refresh_from_db()
+        return game
+
+    return make

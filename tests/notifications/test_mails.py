@@ -1,0 +1,201 @@
+"""Mails a player gets: "your turn", reminders, the digest, "game finished"; what they say,
+what they must never say, their headers and links, and that none is sent twice."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.conf import settings
+from django.utils import timezone
+
+from accounts.models import User
+from games import selectors, services
+from games.engine import get_game
+from games.models import Game, Seat
+from games.snapshots import load_state
+from notifications import services as mail
+from notifications.models import Notification
+from tests.games.conftest import play_randomly
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+
+
+def _seat(game: Game, user: User) -> Seat:
+    return Seat.objects.get(game=game, user=user)
+
+
+def _mails_to(outbox, user: User):
+    return [m for m in outbox if m.to == [user.email]]
+
+
+def test_each_player_due_gets_one_your_turn_mail(person, two_player_game, mailoutbox):
+    alice = person("alice", time_zone="America/New_York")
+    bob = person("bob", time_zone="Asia/Tokyo")
+    game = two_player_game(alice, bob)
+    assert len(mailoutbox) == 2  # both bid at once
+    message = _mails_to(mailoutbox, alice)[0]
+    title = f"Colorado County, table {game.pk}"
+    assert message.subject == f"Your turn: {title}"
+    assert f"It is your turn in {title}: make your sealed bid of cowboys." in message.body
+    deadline = _seat(game, alice).deadline.astimezone(
+        __import__("zoneinfo").ZoneInfo("America/New_York")
+    )
+    shown = deadline.strftime("%A %-d %B %Y, %H:%M")
+    assert f"Deadline: {shown} (America/New_York)." in message.body
+    link = mail.game_url(game)
+    assert link.startswith(settings.SITE_URL)
+    assert str(game.pk) in link
+    assert link in message.body
+    html, kind = message.alternatives[0]
+    assert kind == "text/html"
+    assert link in html
+    assert title in html
+    assert shown in html
+    assert "Players: alice, bob" in message.body or "Players: bob, alice" in message.body
+
+
+def test_every_mail_has_one_click_unsubscribe_headers(person, two_player_game, mailoutbox):
+    alice, bob = person("alice"), person("bob")
+    two_player_game(alice, bob)
+    message = _mails_to(mailoutbox, alice)[0]
+    url = mail.unsubscribe_url(user=alice)
+    assert message.extra_headers["List-Unsubscribe"] == f"<{url}>"
+    assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    assert url in message.body
+    assert url.replace("&", "&amp;") in message.alternatives[0][0]
+
+
+def test_a_mail_holds_no_hidden_information(person, two_player_game, mailoutbox):
+    alice, bob = person("alice"), person("bob")
+    game = two_player_game(alice, bob)
+    message = _mails_to(mailoutbox, alice)[0]
+    engine = get_game(game.game)
+    state = load_state(game)
+    for seat in (0, 1):
+        hand = engine.view(state, seat)["hand"]
+        assert hand  # the players do hold cowboys
+    text = message.body + message.alternatives[0][0]
+    assert game.seed not in text
+    # Take away what may carry digits (table number, dates, links); nothing else may.
+    text = message.body
+    text = text.replace(f"table {game.pk}", "")
+    text = re.sub(r"https?://\S+", "", text)
+    text = re.sub(r"Deadline: .*", "", text)
+    assert re.findall(r"\d+", text) == []
+
+
+def test_no_turn_mail_once_the_player_has_seen_the_table(person, two_player_game, mailoutbox):
+    alice, bob = person("alice"), person("bob")
+    game = two_player_game(alice, bob)
+    seat = _seat(game, alice)
+    Notification.objects.all().delete()
+    mailoutbox.clear()
+    services.seat_mark_seen(game_id=game.pk, user=alice, version=game.version)
+    assert mail.turn_mail_send(seat_id=seat.pk, version=game.version) is False
+    assert mailoutbox == []
+    # Bob has not looked: his goes out, once however often the task runs.
+    bob_seat = _seat(game, bob)
+    assert mail.turn_mail_send(seat_id=bob_seat.pk, version=game.version) is True
+    assert mail.turn_mail_send(seat_id=bob_seat.pk, version=game.version) is False
+    assert [m.to for m in mailoutbox] == [["bob@example.org"]]
+    assert Notification.objects.get(key=f"turn:{bob_seat.pk}:{game.version}").sent_at
+
+
+def test_no_turn_mail_after_the_player_moved(person, two_player_game, mailoutbox):
+    alice, bob = person("alice"), person("bob")
+    game = two_player_game(alice, bob)
+    Notification.objects.all().delete()
+    doc = selectors.game_document(game=game, user=alice)
+    bid = next(a for a in doc["legal_actions"] if a["type"] == "bid")
+    services.action_submit(game_id=game.pk, user=alice, action=bid, version=doc["version"])
+    mailoutbox.clear()
+    assert mail.turn_mail_send(seat_id=_seat(game, alice).pk, version=1) is False
+    assert mailoutbox == []
+
+
+def test_players_who_chose_digest_or_off_get_no_turn_mail(person, two_player_game, mailoutbox):
+    alice = person("alice", email_notifications="digest")
+    bob = person("bob", email_notifications="off")
+    two_player_game(alice, bob)
+    assert mailoutbox == []
+
+
+def test_the_digest_lists_every_game_due_least_time_left_first(person, two_player_game, mailoutbox):
+    alice = person("alice", email_notifications="digest", time_zone="Europe/Paris")
+    bob, carol = person("bob"), person("carol")
+    first = two_player_game(alice, bob)
+    second = two_player_game(alice, carol)
+    Seat.objects.filter(game=second, user=alice).update(
+        deadline=timezone.now() + timedelta(hours=5)
+    )
+    mailoutbox.clear()
+    now = timezone.now()
+    assert mail.digest_send(user_id=alice.pk, now=now) is True
+    assert mail.digest_send(user_id=alice.pk, now=now) is False  # once a day
+    (message,) = mailoutbox
+    assert message.subject == "Your turn in 2 games"
+    body = message.body
+    assert body.index(f"table {second.pk}") < body.index(f"table {first.pk}")
+    assert "4 h 59 min left" in body or "5 h 0 min left" in body
+    assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+
+
+def test_the_digest_goes_out_at_seven_in_the_morning_of_the_reader(person):
+    paris = person("paris", email_notifications="digest", time_zone="Europe/Paris")
+    person("tokyo", email_notifications="digest", time_zone="Asia/Tokyo")
+    person("someone", email_notifications="each_turn", time_zone="Europe/Paris")
+    six_utc = timezone.datetime(2026, 12, 1, 6, 30, tzinfo=timezone.get_fixed_timezone(0))
+    assert [u.pk for u in mail.digest_readers(now=six_utc)] == [paris.pk]
+
+
+def test_no_digest_without_a_game_due(person, mailoutbox):
+    alice = person("alice", email_notifications="digest")
+    assert mail.digest_send(user_id=alice.pk) is False
+    assert mailoutbox == []
+
+
+def test_a_reminder_comes_reminder_hours_before_the_deadline_once(
+    person, two_player_game, mailoutbox
+):
+    alice = person("alice", reminder_hours=6)
+    bob = person("bob", reminder_hours=0)
+    game = two_player_game(alice, bob)
+    now = timezone.now()
+    assert mail.reminders_due(now=now) == []
+    soon = now + timedelta(hours=5)
+    Seat.objects.filter(game=game).update(deadline=soon)
+    due = mail.reminders_due(now=now)
+    assert [s.user_id for s in due] == [alice.pk]  # bob wants none
+    mailoutbox.clear()
+    assert mail.reminder_send(seat_id=due[0].pk, now=now) is True
+    (message,) = mailoutbox
+    assert "Reminder: your move in" in message.subject
+    assert "4 h 59 min left" in message.body or "5 h 0 min left" in message.body
+    assert "a day of your vacation (10.0 days left) is used first" in message.body
+    assert mail.reminders_due(now=now) == []
+    assert mail.reminder_send(seat_id=due[0].pk, now=now) is False
+    assert len(mailoutbox) == 1
+
+
+def test_game_finished_mail_gives_the_result(person, mailoutbox):
+    alice = person("alice")
+    game = services.game_create(creator=alice, players=2, bots=["greedy"])
+    game = play_randomly(game, [alice], seed=5)
+    assert game.status == Game.Status.FINISHED
+    (message,) = [m for m in mailoutbox if m.subject.startswith("Game over")]
+    seat = _seat(game, alice)
+    assert f"You finished #{seat.final_rank} with {seat.final_score} points." in message.body
+    for row in Seat.objects.filter(game=game):
+        assert f"{row.final_rank}. {row.user.shown_name}: {row.final_score}" in message.body
+    assert mail.finished_mail_send(seat_id=seat.pk) is False
+    assert len([m for m in mailoutbox if m.subject.startswith("Game over")]) == 1
+    # No turn mail after the end, even if a late task runs.
+    assert mail.turn_mail_send(seat_id=seat.pk, version=game.version) is False
+
+
+def test_bots_get_no_mail(person, mailoutbox):
+    alice = person("alice")
+    services.game_create(creator=alice, players=2, bots=["greedy"], options={"flags": "random"})
+    assert {tuple(m.to) for m in mailoutbox} <= {("alice@example.org",)}
