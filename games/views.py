@@ -11,6 +11,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -302,8 +303,8 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
         return error_reply(request, game_id, 400, "bad_request", _("That move was not understood."))
     try:
         action = form.action()
-    except Exception as exc:  # forms.ValidationError
-        message = "; ".join(getattr(exc, "messages", [str(exc)]))
+    except ValidationError as exc:
+        message = "; ".join(exc.messages)
         return error_reply(request, game_id, 400, "bad_request", message)
     try:
         game = services.action_submit(
