@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -57,7 +58,7 @@ SETTINGS_FIELDS = (
     "away_until",
 )
 REMINDER_HOURS_MAX = 72
-AWAY_MAX_DAYS = 365
+AWAY_MAX_DAYS = 30  # the clock rules' longest absence (games.clocks.VACATION_DAYS_MAX)
 
 
 class SettingsError(ValueError):
@@ -151,12 +152,31 @@ def user_settings_check(*, user: User, changes: Mapping[str, Any]) -> dict[str, 
 
 
 def user_settings_update(*, user: User, changes: Mapping[str, Any]) -> User:
-    """Check ``changes`` (see ``user_settings_check``), then save them all, or nothing."""
+    """Check ``changes`` (see ``user_settings_check``), then save them all, or nothing.
+
+    ``away_until`` is vacation taken in advance: it goes through the clock rules
+    (``games.deadlines.vacation_take`` / ``vacation_cancel``), which charge vacation days and
+    pause the player's clocks in every game, in the same transaction as the other fields."""
+    from games.deadlines import VacationError, vacation_cancel, vacation_take
+
     cleaned = user_settings_check(user=user, changes=changes)
-    if cleaned:
-        for field, value in cleaned.items():
-            setattr(user, field, value)
-        user.save(update_fields=list(cleaned))
+    away_changed = "away_until" in cleaned and cleaned["away_until"] != user.away_until
+    away = cleaned.pop("away_until", None)
+    with transaction.atomic():
+        if away_changed:
+            try:
+                if away is None:
+                    updated = vacation_cancel(user=user)
+                else:
+                    updated = vacation_take(user=user, until=away)
+            except VacationError as exc:
+                raise SettingsError("away_until", exc.message) from None
+            user.away_until = updated.away_until
+            user.vacation_days = updated.vacation_days
+        if cleaned:
+            for field, value in cleaned.items():
+                setattr(user, field, value)
+            user.save(update_fields=list(cleaned))
     return user
 
 

@@ -74,12 +74,28 @@ def test_put_changes_what_is_sent_and_nothing_else(signed_in: Client, user: User
     assert user.reminder_hours == 4
     assert user.away_until == away
     assert user.display_name == "Jane"
-    # Back from vacation early.
+    # Time away is vacation taken in advance: three days are charged (platform.md) …
+    assert 6.9 < user.vacation_days < 7.1
+    # … and refunded when the player comes back early.
     assert _put(signed_in, {"away_until": None}).json()["away_until"] is None
+    user.refresh_from_db()
+    assert user.vacation_days > 9.9
+
+
+def test_time_away_beyond_the_vacation_left_is_refused(signed_in: Client, user: User) -> None:
+    away = timezone.now() + datetime.timedelta(days=20)
+    response = _put(signed_in, {"away_until": away.isoformat(), "reminder_hours": 2})
+    assert response.status_code == 400
+    assert response.json()["field"] == "away_until"
+    assert "vacation days" in response.json()["message"]
+    user.refresh_from_db()
+    assert user.away_until is None
+    assert user.reminder_hours != 2
+    assert user.vacation_days == 10
 
 
 def test_a_time_without_offset_is_read_in_my_time_zone(signed_in: Client, user: User) -> None:
-    day = (timezone.now() + datetime.timedelta(days=10)).date()
+    day = (timezone.now() + datetime.timedelta(days=5)).date()
     response = _put(
         signed_in, {"time_zone": "Asia/Tokyo", "away_until": f"{day.isoformat()}T09:00:00"}
     )
@@ -100,7 +116,7 @@ def test_a_time_without_offset_is_read_in_my_time_zone(signed_in: Client, user: 
         ({"reminder_hours": -1}, "reminder_hours", "between 0"),
         ({"display_name": "x" * 61}, "display_name", "60"),
         ({"away_until": "2001-01-01T00:00:00Z"}, "away_until", "future"),
-        ({"away_until": "2999-01-01T00:00:00Z"}, "away_until", "365"),
+        ({"away_until": "2999-01-01T00:00:00Z"}, "away_until", "30"),
     ],
 )
 def test_bad_values_get_a_clear_400_and_change_nothing(
