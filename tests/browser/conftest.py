@@ -154,6 +154,14 @@ def player(transactional_db: None) -> Callable[[str], Any]:
     from accounts.models import User
 
     def make(username: str) -> Any:
-        return User.objects.create_user(username=username, password=f"pw-{username}-2026")
+        from allauth.account.models import EmailAddress
+
+        email = f"{username}@example.org"
+        user = User.objects.create_user(
+            username=username, email=email, password=f"pw-{username}-2026"
+        )
+        # Sign-in needs a verified address (mandatory e-mail verification).
+        EmailAddress.objects.create(user=user, email=email, primary=True, verified=True)
+        return user
 
     return make

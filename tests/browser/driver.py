@@ -35,6 +35,8 @@ def wait_for_change(page: Page, before: str, timeout: float = 15000) -> None:
     page.wait_for_function(
         "v => { const a = document.querySelector('.act');"
         " if (document.querySelector('.final-scores')) return true;"
+        " const e = document.getElementById('act-error');"
+        " if (e && !e.hidden && !window.CCGame.busy()) return true;"
         " return a && a.dataset.version !== v && !window.CCGame.busy(); }",
         arg=before,
         timeout=timeout,
@@ -47,7 +49,7 @@ def is_over(page: Page) -> bool:
 
 def sign_in(page: Page, base: str, username: str, password: str) -> None:
     page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", username)
+    page.fill("#id_login", username)
     page.fill("#id_password", password)
     page.click("form button[type=submit]")
     page.wait_for_url(f"{base}/")
