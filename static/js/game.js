@@ -24,7 +24,9 @@
   }
   function myTurn() { return state.my_seat !== null && state.to_act.indexOf(state.my_seat) >= 0; }
   function setTitle() { document.title = (myTurn() ? S.your_turn + " · " : "") + baseTitle; }
+  var lastError = null;  // kept across panel swaps while the table has not moved on
   function showError(msg) {
+    lastError = msg ? { msg: msg, version: state.version } : null;
     var e = $("#act-error");
     if (!e) return;
     e.textContent = msg || ""; e.hidden = !msg;
@@ -232,6 +234,7 @@
       $all("button", form).forEach(function (b) { b.disabled = false; });
       if (!res.ok) {
         if (res.data.document) receiveDocument(res.data.document);
+        else resync();  // the page may have acted on a table that had moved on
         showError(res.data.message || "Error");
         return;
       }
@@ -295,6 +298,8 @@
     });
     wirePanels();
     setTitle();
+    if (lastError && lastError.version === state.version) showError(lastError.msg);
+    else lastError = null;
   }
   /* True while the page is catching up (tests and the status line use it). */
   function busy() {
@@ -321,6 +326,10 @@
     setTitle();
   }
 
+  function resync() {
+    if (socket && socket.readyState === 1) socket.send(JSON.stringify({ type: "hello", version: state.version }));
+    refreshPanels();
+  }
   function setLive(on) {
     if (!statusEl) return;
     statusEl.textContent = on ? S.live : S.offline;
@@ -346,7 +355,8 @@
     window.setTimeout(connect, 1000 * Math.pow(2, retry - 1));  // 1, 2, 4, then every 8 s
   }
 
-  window.CCGame = { state: state, receive: receive, refreshPanels: refreshPanels, busy: busy };
+  window.CCGame = { state: state, receive: receive, refreshPanels: refreshPanels, busy: busy,
+    debug: function () { return { refreshing: refreshing, again: again, posting: posting, act: ($(".act") || {dataset: {}}).dataset.version, version: state.version }; } };
   wirePanels();
   setTitle();
   connect();

@@ -90,7 +90,8 @@ def test_a_whole_game_against_the_greedy_bot(
         except Exception:
             page.screenshot(path=str(tmp_path / "stuck.png"), full_page=True)
             raise AssertionError(
-                f"stuck after {tally.actions[-8:]}; see {tmp_path / 'stuck.png'}"
+                f"stuck after {tally.actions[-8:]} {page.evaluate('CCGame.debug()')};"
+                f" see {tmp_path / 'stuck.png'}"
             ) from None
         moves += 1
         assert moves < 400, f"the game did not end: {tally.actions[-10:]}"
