@@ -85,7 +85,7 @@ def live_server(*, database_name: str, channel_prefix: str, workers: int = 1) ->
 class Socket:
     """A WebSocket connection run in its own thread; frames are collected in ``frames``."""
 
-    def __init__(self, url: str, *, origin: str, cookie: str | None = None) -> None:
+    def __init__(self, url: str, *, origin: str | None, cookie: str | None = None) -> None:
         self.url = url
         self.origin = origin
         self.cookie = cookie

@@ -273,3 +273,27 @@ def test_hidden_information_never_leaks_through_api_log_or_socket(
     assert checked > 50
     export = anonymous.get(f"/api/games/{game.pk}/export").json()
     assert export["seed"] == game.seed  # published at the end, and only then
+
+
+def test_origin_rules_for_cookie_and_token_sockets(
+    server: str, make_user: Callable[..., User]
+) -> None:
+    """A script with ``?token=`` may omit Origin; a cookie socket must come from our Origin."""
+    game, (alice, _bob) = _game_with(make_user, 2, [], options={"flags": "random"})
+    url = server.replace("http", "ws", 1) + f"/ws/games/{game.pk}/"
+    script = Socket(f"{url}?token={token_create(user=alice)}", origin=None)
+    try:
+        frame = script.wait_for(lambda f: f["type"] == "game")
+        assert frame["my_seat"] == game.seats.get(user=alice).seat
+    finally:
+        script.close()
+    client = Client()
+    client.force_login(alice)
+    cookie = f"sessionid={client.cookies['sessionid'].value}"
+    for origin in (None, "http://evil.example"):
+        sock = Socket(url, origin=origin, cookie=cookie)
+        try:
+            assert not sock.frames
+            assert sock.closed_code is not None
+        finally:
+            sock.close()
