@@ -360,7 +360,14 @@
   wirePanels();
   setTitle();
   connect();
+  function hello() {
+    if (socket && socket.readyState === 1) socket.send(JSON.stringify({ type: "hello", version: state.version }));
+  }
   document.addEventListener("visibilitychange", function () {
-    if (!document.hidden && (!socket || socket.readyState !== 1)) refreshPanels();
+    if (document.hidden) return;
+    if (!socket || socket.readyState !== 1) refreshPanels(); else hello();
   });
+  // Safety net: a visible page asks for the current version now and then, so a group
+  // message lost on the channel layer can delay an update by at most this long.
+  window.setInterval(function () { if (!document.hidden) hello(); }, 45000);
 })();
