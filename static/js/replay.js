@@ -57,6 +57,8 @@
       })
       .catch(function () {});
   }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
-  else start();
+  // Deferred scripts run in document order and this one comes before board.js: wait for
+  // DOMContentLoaded, which fires after every deferred script has run.
+  if (window.CCBoard || document.readyState === "complete") start();
+  else document.addEventListener("DOMContentLoaded", start);
 })();
