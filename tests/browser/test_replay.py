@@ -3,6 +3,7 @@ the game, the step label follows and the board is redrawn by board.js's renderer
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
 from typing import Any
@@ -77,3 +78,5 @@ def test_step_through_a_finished_game_with_the_keyboard(
     assert drawn(board) == start_board
     page.get_by_role("button", name="Forward").click()
     assert label.inner_text() == f"Step 1 of {moves}"
+    if os.environ.get("SCREENSHOT_DIR"):
+        page.locator("#after-game").screenshot(path=f"{os.environ['SCREENSHOT_DIR']}/replay.png")
