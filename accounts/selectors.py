@@ -219,3 +219,39 @@ def user_document(*, user: User) -> dict[str, Any]:
         },
         "stats": {slug: stats.as_dict() for slug, stats in user_stats(user=user).items()},
     }
+
+
+# --- Replay ---------------------------------------------------------------------------------
+
+
+def game_replay(*, game: Any) -> dict[str, Any]:
+    """A finished game replayed from its published seed: the PUBLIC view (``view(state,
+    None)``) before the first move and after each move, with one line per move saying who
+    played which kind of action. Views stay public views: no hand or sealed bid appears."""
+    from django.utils.translation import gettext as _
+
+    from games.engine import get_game
+    from games.models import Move, Seat
+
+    engine = get_game(game.game)
+    names: dict[int, str] = {}
+    for seat in Seat.objects.filter(game=game, seat__isnull=False).select_related("user"):
+        names[int(seat.seat)] = seat.user.shown_name  # type: ignore[arg-type]
+    state, _events = engine.setup_events(game.num_players, game.seed, game.options)
+    steps: list[dict[str, Any]] = [
+        {"move": None, "text": _("Start"), "view": engine.view(state, None)}
+    ]
+    for move in Move.objects.filter(game=game).order_by("version").only("seat", "action"):
+        state, _events = engine.apply(state, move.seat, move.action)
+        kind = move.action.get("type", "?") if isinstance(move.action, dict) else "?"
+        who = names.get(move.seat, _("seat %(n)s") % {"n": move.seat + 1})
+        steps.append(
+            {
+                "move": len(steps),
+                "seat": move.seat,
+                "type": kind,
+                "text": _("%(who)s: %(type)s") % {"who": who, "type": kind},
+                "view": engine.view(state, None),
+            }
+        )
+    return {"game": game.pk, "moves": len(steps) - 1, "steps": steps}

@@ -6,7 +6,9 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
 
 from accounts import selectors
 from accounts.charts import rating_chart
@@ -126,3 +128,37 @@ def game_verify(request: HttpRequest, game_id: int) -> HttpResponse:
     if wants_json:
         return JsonResponse({"game": game.pk, **verdict.as_dict()})
     return render(request, "accounts/verify.html", {"game": game, "verdict": verdict})
+
+
+@require_POST
+def game_rematch(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Ask for a rematch of a finished game (a player only); go to the new table."""
+    from games import services
+    from games.errors import GameError
+
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('login')}?next={reverse('games:game', args=[game_id])}")
+    try:
+        rematch = services.game_rematch(game_id=game_id, user=request.user)  # type: ignore[arg-type]
+    except GameError as exc:
+        return HttpResponse(
+            exc.message, status=exc.status, content_type="text/plain; charset=utf-8"
+        )
+    return redirect("games:game", game_id=rematch.pk)
+
+
+@require_GET
+def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The step-by-step replay of a finished game (public views only); 409 before the end."""
+    from games.models import Game
+
+    game = get_object_or_404(Game, pk=game_id)
+    if game.status != Game.Status.FINISHED:
+        return JsonResponse(
+            {
+                "code": "not_finished",
+                "message": _("The replay is published when the game ends."),
+            },
+            status=409,
+        )
+    return JsonResponse(selectors.game_replay(game=game))

@@ -44,6 +44,7 @@ __all__ = [
     "game_create",
     "game_join",
     "game_leave",
+    "game_rematch",
     "game_start",
     "seat_hand_to_bot",
     "seat_mark_seen",
@@ -583,3 +584,45 @@ def chat_post(*, game_id: int, user: User, text: Any) -> ChatMessage:
             lambda: _broadcast(game_pk, {"type": "game.chat", "message_id": message_id})
         )
     return message
+
+
+def game_rematch(*, game_id: int, user: User) -> Game:
+    """A new table like the finished game ``game_id``: same game, options, clock, timeout rule,
+    rated flag and players. ``user`` (a player of that game) creates it and takes a seat, the
+    other people are invited by username and bot seats come back as bots of the same kind.
+    Asking again returns the rematch already made. 403 ``not_a_player``, 409 ``not_finished``."""
+    with transaction.atomic():
+        game = _locked(game_id)
+        seats = list(Seat.objects.filter(game=game).select_related("user").order_by("seat", "id"))
+        if not any(s.user_id == user.pk for s in seats):
+            raise NotAllowed(
+                _("Only the players of this game can ask for a rematch."), code="not_a_player"
+            )
+        if game.status != Game.Status.FINISHED:
+            raise Conflict(
+                _("A rematch can be asked for once the game has ended."), code="not_finished"
+            )
+        existing = Game.objects.filter(rematch_of=game).order_by("pk").first()
+        if existing is not None:
+            return existing
+        others = [s.user for s in seats if s.user_id != user.pk]
+        rematch = game_create(
+            creator=user,
+            game=game.game,
+            players=game.num_players,
+            options=game.options,
+            clock={
+                "initial_hours": game.clock_initial_seconds / 3600,
+                "increment_hours": game.clock_increment_seconds / 3600,
+                "max_hours": game.clock_max_seconds / 3600,
+            },
+            on_timeout=game.on_timeout,
+            rated=game.rated,
+            invite=[u.username for u in others if not u.is_bot],
+            bots=[u.bot_kind for u in others if u.is_bot],
+            open_seats=False,
+            skip_weekends=game.skip_weekends,
+        )
+        rematch.rematch_of = game
+        rematch.save(update_fields=["rematch_of", "updated_at"])
+    return rematch

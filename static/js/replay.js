@@ -1,0 +1,64 @@
+/* Step-by-step replay of a finished game: fetches the public views after each move
+ * (GET /games/<id>/replay.json) and draws them with the board renderer of board.js
+ * (window.CCBoard.render). Buttons, and the arrow keys, Home and End, move through it. */
+(function () {
+  "use strict";
+  function start() {
+    var panel = document.getElementById("replay");
+    var dataEl = document.getElementById("game-data");
+    if (!panel || !dataEl || !window.CCBoard || !window.fetch) return;
+    var client = JSON.parse(dataEl.textContent);
+    var boardEl = document.getElementById("replay-board");
+    var stepEl = document.getElementById("replay-step");
+    var moveEl = document.getElementById("replay-move");
+    var template = stepEl.getAttribute("data-template");
+    var steps = [], at = 0;
+
+    function show(n) {
+      if (!steps.length) return;
+      var prev = steps[at];
+      at = Math.max(0, Math.min(steps.length - 1, n));
+      boardEl.innerHTML = CCBoard.render(steps[at].view, client.names, client.board_strings);
+      if (prev && prev !== steps[at]) {
+        CCBoard.changedCells(prev.view, steps[at].view).forEach(function (c) {
+          var el = boardEl.querySelector('[data-cell="' + c + '"]');
+          if (el) el.classList.add("changed");
+        });
+      }
+      stepEl.textContent = template.replace("%(n)s", at).replace("%(m)s", steps.length - 1);
+      moveEl.textContent = steps[at].text;
+      panel.setAttribute("data-at", String(at));
+    }
+    function go(where) {
+      if (where === "first") show(0);
+      else if (where === "back") show(at - 1);
+      else if (where === "forward") show(at + 1);
+      else if (where === "last") show(steps.length - 1);
+    }
+    Array.prototype.forEach.call(panel.querySelectorAll("button[data-step]"), function (b) {
+      b.addEventListener("click", function () { go(b.getAttribute("data-step")); });
+    });
+    var KEYS = { ArrowLeft: "back", ArrowRight: "forward", Home: "first", End: "last" };
+    document.addEventListener("keydown", function (ev) {
+      var t = ev.target, tag = t && t.tagName;
+      if (!KEYS[ev.key] || ev.altKey || ev.ctrlKey || ev.metaKey || ev.shiftKey) return;
+      if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || (t && t.isContentEditable)) return;
+      if (t && t.closest && t.closest("#board")) return;  // the live board has its own keys
+      ev.preventDefault();
+      go(KEYS[ev.key]);
+    });
+    fetch(panel.getAttribute("data-url"), { credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (d) {
+        if (!d || !d.steps || !d.steps.length) return;
+        steps = d.steps;
+        at = steps.length - 1;
+        show(at);
+      })
+      .catch(function () {});
+  }
+  // Deferred scripts run in document order and this one comes before board.js: wait for
+  // DOMContentLoaded, which fires after every deferred script has run.
+  if (window.CCBoard || document.readyState === "complete") start();
+  else document.addEventListener("DOMContentLoaded", start);
+})();
