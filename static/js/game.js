@@ -311,6 +311,9 @@
   }
   function receive(msg) {
     if (typeof msg.version !== "number" || msg.version < state.version) return;
+    // The end can arrive with a version the page already shows (panels refreshed first):
+    // the status change alone must still take the page to the final scores.
+    if (msg.status === "finished" && state.status !== "finished") { window.location.reload(); return; }
     if (msg.version === state.version && msg.view && JSON.stringify(msg.view) === JSON.stringify(state.view) && msg.type !== "chat") return;
     var prev = state.view;
     state.version = msg.version;
@@ -367,7 +370,13 @@
     if (document.hidden) return;
     if (!socket || socket.readyState !== 1) refreshPanels(); else hello();
   });
-  // Safety net: a visible page asks for the current version now and then, so a group
-  // message lost on the channel layer can delay an update by at most this long.
-  window.setInterval(function () { if (!document.hidden) hello(); }, 45000);
+  // Safety net: a visible page asks for the current version now and then (every 10 s while
+  // it waits for others, every 45 s on my turn), so a group message lost on the channel layer
+  // delays an update by at most that long.
+  var lastHello = Date.now();
+  window.setInterval(function () {
+    if (document.hidden || state.status !== "running") return;
+    var every = myTurn() ? 45000 : 10000;
+    if (Date.now() - lastHello >= every) { lastHello = Date.now(); hello(); }
+  }, 5000);
 })();

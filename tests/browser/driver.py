@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from playwright.sync_api import Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -30,7 +31,7 @@ def act_version(page: Page) -> str:
     return page.eval_on_selector(".act", "el => el.dataset.version")
 
 
-def wait_for_change(page: Page, before: str, timeout: float = 15000) -> None:
+def wait_for_change(page: Page, before: str, timeout: float = 30000) -> None:
     """Wait until the page shows a newer version than ``before`` and has caught up."""
     page.wait_for_function(
         "v => { const a = document.querySelector('.act');"
@@ -107,5 +108,11 @@ def play_one(page: Page, tally: Tally, *, sell: bool = True) -> bool:
         tally.actions.append("bid")
     else:
         return False
-    wait_for_change(page, before)
+    try:
+        wait_for_change(page, before, timeout=10000)
+    except PlaywrightTimeout:
+        # The panel was swapped under the click (a live update landed at that moment), so
+        # the move was not sent: the caller looks at the page again. A real stall is caught
+        # by the caller's guard on the game's progress.
+        tally.actions.append("(retry)")
     return True
