@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
+from games import services
+from games.errors import GameError
 from games.models import ChatMessage, Game, Invitation, Move, Seat
 
 
@@ -23,6 +29,22 @@ class GameAdmin(admin.ModelAdmin):
     exclude = ("state", "seed")  # secret until the end; never shown to staff by accident
     readonly_fields = ("version", "seed_hash", "to_act", "result", "setup_events")
     inlines = [SeatInline]
+    actions = ["abort_games"]
+
+    @admin.action(description=_("Abort the selected games (not rated, nothing more is played)"))
+    def abort_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+        aborted = 0
+        for game_id in queryset.values_list("pk", flat=True):
+            try:
+                services.game_abort(game_id=game_id)
+            except GameError as exc:
+                self.message_user(request, f"#{game_id}: {exc.message}", messages.WARNING)
+            else:
+                aborted += 1
+        self.message_user(
+            request,
+            ngettext("%(n)d game aborted.", "%(n)d games aborted.", aborted) % {"n": aborted},
+        )
 
 
 @admin.register(Move)
@@ -33,6 +55,9 @@ class MoveAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request: object) -> bool:
         return False
+
+    def has_delete_permission(self, request: object, obj: object = None) -> bool:
+        return False  # the move log is append-only
 
 
 @admin.register(ChatMessage)

@@ -1,0 +1,41 @@
+"""Staff can abort a table from the admin; the move log cannot be edited or deleted there."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from django.test import Client
+
+from accounts.models import User
+from games import selectors, services
+from games.models import Game, Move
+
+pytestmark = pytest.mark.django_db
+
+
+def test_admin_aborts_a_running_game_and_keeps_moves_read_only(
+    client: Client, make_user: Callable[..., User]
+) -> None:
+    staff = make_user(is_staff=True, is_superuser=True)
+    player = make_user()
+    game = services.game_create(creator=player, players=2, bots=["random"])
+    assert game.status == Game.Status.RUNNING
+    doc = selectors.game_document(game=game, user=player)
+    if doc["my_seat"] in doc["to_act"]:
+        services.action_submit(
+            game_id=game.pk, user=player, action=doc["legal_actions"][0], version=doc["version"]
+        )
+    move = Move.objects.filter(game=game).first()
+    assert move is not None  # the player's move, or the bot's opening one
+    client.force_login(staff)
+    response = client.post(
+        "/admin/games/game/",
+        {"action": "abort_games", "_selected_action": [game.pk]},
+        follow=True,
+    )
+    assert "1 game aborted." in response.content.decode()
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABORTED
+    assert client.get(f"/admin/games/move/{move.pk}/delete/").status_code == 403
+    assert Move.objects.filter(pk=move.pk).exists()
