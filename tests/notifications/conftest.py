@@ -2,26 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from accounts.models import User
-from colorado.celery import app as celery_app
 from games import services
 from games.models import Game
 
+# Celery runs eagerly here too: the games tests' autouse fixture, shared rather than copied.
+from tests.games.conftest import eager_tasks  # noqa: F401
+
 BID_FIRST = {"flags": "random"}  # the game opens with a simultaneous sealed bid
-
-
-@pytest.fixture(autouse=True)
-def eager_tasks(settings: Any) -> Iterator[None]:
-    settings.CELERY_TASK_ALWAYS_EAGER = True
-    before = celery_app.conf.task_always_eager
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = before
 
 
 @pytest.fixture
