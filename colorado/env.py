@@ -89,8 +89,25 @@ def database_config(name: str, default_sqlite: Path) -> dict[str, object]:
         config = dj_database_url.parse(raw, conn_max_age=0, conn_health_checks=True)
     except Exception as exc:  # dj-database-url raises assorted errors on garbage
         raise ImproperlyConfigured(f"{name} could not be read: {exc}") from None
-    if config.get("ENGINE", "").endswith("postgresql") and not config.get("NAME"):
-        raise ImproperlyConfigured(f"{name} must name a database, e.g. postgres://host/colorado.")
+    if config.get("ENGINE", "").endswith("postgresql"):
+        if not config.get("NAME"):
+            raise ImproperlyConfigured(
+                f"{name} must name a database, e.g. postgres://host/colorado."
+            )
+        # A connection pool per process (psycopg_pool through Django's "pool" option). Under
+        # ASGI every request runs in a thread of its own, so persistent connections
+        # (CONN_MAX_AGE) would pile up; without either, every request pays for a new
+        # PostgreSQL connection. DATABASE_POOL_MAX_SIZE=0 turns the pool off.
+        size = env_int("DATABASE_POOL_MAX_SIZE", 10, minimum=0, maximum=500)
+        if size:
+            options = dict(config.get("OPTIONS") or {})
+            options["pool"] = {
+                "min_size": min(2, size),
+                "max_size": size,
+                "timeout": env_int("DATABASE_POOL_TIMEOUT", 20, minimum=1),
+            }
+            config["OPTIONS"] = options
+            config["CONN_HEALTH_CHECKS"] = False  # the pool checks connections itself
     return dict(config)
 
 

@@ -25,6 +25,7 @@ def clean_env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
         "EMAIL_URL",
         "SITE_URL",
         "SECRET_KEY",
+        "DATABASE_POOL_MAX_SIZE",
     ):
         monkeypatch.delenv(name, raising=False)
     return monkeypatch
@@ -73,6 +74,19 @@ def test_database_url_postgres_is_parsed(clean_env: pytest.MonkeyPatch, tmp_path
         "colorado",
         "alice",
     )
+    # Every process keeps a pool of connections (ASGI requests each run in a new thread).
+    assert config["OPTIONS"]["pool"]["max_size"] == 10  # type: ignore[index]
+
+
+def test_database_pool_size_comes_from_the_environment(
+    clean_env: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    clean_env.setenv("DATABASE_URL", "postgres://alice@db.example/colorado")
+    clean_env.setenv("DATABASE_POOL_MAX_SIZE", "0")
+    assert "pool" not in env.database_config("DATABASE_URL", tmp_path / "x").get("OPTIONS", {})  # type: ignore[operator]
+    clean_env.setenv("DATABASE_POOL_MAX_SIZE", "many")
+    with pytest.raises(ImproperlyConfigured, match="DATABASE_POOL_MAX_SIZE"):
+        env.database_config("DATABASE_URL", tmp_path / "x")
 
 
 @pytest.mark.parametrize("raw", ["mysql://x@y/z", "not a url", "postgres://host"])
