@@ -29,9 +29,19 @@ def set_server_loop(loop: asyncio.AbstractEventLoop | None) -> None:
 
 def group_send(group: str, message: dict[str, Any]) -> None:
     """Send ``message`` to ``group`` from synchronous code; returns when it is queued."""
+    group_send_many([(group, message)])
+
+
+def group_send_many(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    """Send each ``(group, message)`` in order, with one hop to the event loop for all."""
     layer = get_channel_layer()
-    if layer is None:
+    if layer is None or not messages:
         return
+
+    async def send_all() -> None:
+        for group, message in messages:
+            await layer.group_send(group, message)
+
     loop = _server_loop
     if loop is not None and loop.is_running():
         try:
@@ -39,7 +49,7 @@ def group_send(group: str, message: dict[str, Any]) -> None:
         except RuntimeError:
             running = None
         if running is not loop:
-            future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
+            future = asyncio.run_coroutine_threadsafe(send_all(), loop)
             future.result(timeout=10)
             return
-    async_to_sync(layer.group_send)(group, message)
+    async_to_sync(send_all)()

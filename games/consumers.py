@@ -1,12 +1,24 @@
 """The live table: ``/ws/games/<id>/``.
 
 Auth by the session cookie or ``?token=<api token>``. The consumer checks that the caller
-may watch the game before joining its group ``game-<id>``. Group messages carry only the
-game id and version (nothing private crosses the channel layer); each socket then builds its
-own payload through the selectors: ``{"type": "game", "version", "view", "legal_actions",
-"to_act", "events", …}`` with the same filtering as ``GET /api/games/<id>``. A client that
-reconnects sends ``{"type": "hello", "version": n}`` and gets the current document with the
-events after ``n``.
+may watch the game before joining its groups: ``game-<id>`` (every socket of the game) and
+the group of the caller's seat, ``game-<id>-seat-<n>``, or of the spectators,
+``game-<id>-watch``. Frames are ``{"type": "game", "version", "status", "my_seat", "seats",
+"view", "legal_actions", "to_act", "result", "events"}`` with the same filtering as
+``GET /api/games/<id>``:
+
+* after a move, the server builds each seat's frame once (``selectors.move_frames``) and
+  sends it to that seat's group only; a socket passes it on when it follows the version it
+  showed last, and otherwise reads its own document (so a lost or reordered message costs
+  a query, never a wrong view);
+* any other change (a join, the start, a seat handed to a bot, an abort) is announced on
+  ``game-<id>`` with its version only; each socket then reads its own document;
+* a client that reconnects sends ``{"type": "hello", "version": n}`` and gets the current
+  document with the events after ``n``.
+
+Private frames cross the channel layer (Redis) only inside the server, addressed to the one
+seat's group; a socket joins a seat's group only when its user holds that seat, and moves
+between groups when that changes (a join, a seat handed over).
 """
 
 from __future__ import annotations
@@ -22,22 +34,25 @@ from urllib.parse import parse_qs
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import InterfaceError, OperationalError, connection
 
-from games.services import group_name
+from games.services import group_name, seat_group_name
 
 T = TypeVar("T")
 
-# Socket frames are built by a few long-lived threads that keep their database connection
-# (Django opens one per thread; a new PostgreSQL connection costs more than the queries of
-# a frame). The pool is small, so the number of connections stays bounded.
+# Socket reads run in a few threads. With the PostgreSQL pool each job hands its connection
+# back to the pool when it is done; without it (SQLite) the thread keeps its connection.
 _DB_THREADS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="game-socket-db")
 
 
 def _run_db(fn: Callable[..., T], *args: Any) -> T:
     try:
-        return fn(*args)
-    except (InterfaceError, OperationalError):
-        connection.close()  # a broken kept connection: reconnect once
-        return fn(*args)
+        try:
+            return fn(*args)
+        except (InterfaceError, OperationalError):
+            connection.close()  # a broken kept connection: reconnect once
+            return fn(*args)
+    finally:
+        if connection.settings_dict.get("OPTIONS", {}).get("pool"):
+            connection.close()
 
 
 async def database(fn: Callable[..., T], *args: Any) -> T:
@@ -57,14 +72,21 @@ def _token_user(token: str) -> Any:
     return token_user(token=token)
 
 
-def _load(game_id: int, user: Any) -> tuple[Any, bool]:
+def _load(game_id: int, user: Any) -> tuple[Any, bool, int | None]:
     from games import selectors
     from games.models import Game
 
     game = Game.objects.filter(pk=game_id).first() if 0 < game_id < 2**62 else None
     if game is None:
-        return None, False
-    return game, selectors.can_watch(game=game, user=user)
+        return None, False, None
+    mine = selectors.seat_for_user(game=game, user=user)
+    return game, selectors.can_watch(game=game, user=user), mine.seat if mine else None
+
+
+def _mark_seen(game_id: int, user: Any, version: int) -> None:
+    from games import services
+
+    services.seat_mark_seen(game_id=game_id, user=user, version=version)
 
 
 def _payload(game_id: int, user: Any, since: int, mark: bool) -> dict[str, Any] | None:
@@ -74,23 +96,13 @@ def _payload(game_id: int, user: Any, since: int, mark: bool) -> dict[str, Any] 
     game = Game.objects.select_related("created_by").filter(pk=game_id).first()
     if game is None:
         return None
+    selectors.seats_prefetch(game)  # one read of the seats for the document and the log
     doc = selectors.game_document(game=game, user=user)
     events = selectors.game_log(game=game, user=user, since=since, chat=False, until=doc["version"])
     if doc["my_seat"] is not None and (mark or doc["my_seat"] in doc["to_act"]):
         # Watching live: the seat has seen this version (no "your turn" mail needed).
         services.seat_mark_seen(game_id=game_id, user=user, version=game.version)
-    return {
-        "type": "game",
-        "version": doc["version"],
-        "status": doc["status"],
-        "my_seat": doc["my_seat"],
-        "seats": doc["seats"],
-        "view": doc["view"],
-        "legal_actions": doc["legal_actions"],
-        "to_act": doc["to_act"],
-        "result": doc["result"],
-        "events": events,
-    }
+    return selectors.socket_frame(doc, events)
 
 
 def _chat(game_id: int, message_id: int) -> dict[str, Any] | None:
@@ -108,6 +120,8 @@ class GameConsumer(AsyncWebsocketConsumer):
     group: str
     user: Any
     version: int
+    seat: int | None
+    seat_group: str | None = None
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -122,7 +136,7 @@ class GameConsumer(AsyncWebsocketConsumer):
                 await self.close(code=CLOSE_NOT_ALLOWED)
                 return
         self.user = user if getattr(user, "is_authenticated", False) else None
-        game, allowed = await database(_load, self.game_id, self.user)
+        game, allowed, seat = await database(_load, self.game_id, self.user)
         if game is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -130,12 +144,25 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_NOT_ALLOWED)
             return
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await self._join_seat_group(seat)
         await self.accept()
         await self._send_document(since=game.version, mark=True)
 
+    async def _join_seat_group(self, seat: int | None) -> None:
+        group = seat_group_name(self.game_id, seat)
+        if group == self.seat_group:
+            return
+        if self.seat_group is not None:
+            await self.channel_layer.group_discard(self.seat_group, self.channel_name)
+        self.seat, self.seat_group = seat, group
+        await self.channel_layer.group_add(group, self.channel_name)
+
     async def disconnect(self, code: int) -> None:
-        if getattr(self, "group", None) and self.channel_layer is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.channel_layer is None:
+            return
+        for group in (getattr(self, "group", None), self.seat_group):
+            if group:
+                await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
@@ -162,6 +189,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_NOT_FOUND)
             return
         self.version = max(self.version, payload["version"])
+        await self._join_seat_group(payload["my_seat"])  # a join or a hand-over moves it
         await self.send(text_data=json.dumps(payload))
 
     # --- group messages (carry only ids and versions) ---------------------------------
@@ -171,6 +199,22 @@ class GameConsumer(AsyncWebsocketConsumer):
         if isinstance(version, int) and version <= self.version:
             return
         await self._send_document(since=self.version)
+
+    async def game_frame(self, event: dict[str, Any]) -> None:
+        """A move's frame for this socket's seat (or for spectators)."""
+        version, since = event.get("version"), event.get("since")
+        if not isinstance(version, int) or version <= self.version:
+            return
+        text = event.get("text")
+        if since != self.version or event.get("seat") != self.seat or not isinstance(text, str):
+            await self._send_document(since=self.version)  # missed one: read it all
+            return
+        self.version = version
+        await self.send(text_data=text)
+        to_act = event.get("to_act") or []
+        if self.seat is not None and self.user is not None and self.seat in to_act:
+            # Watching live: the seat has seen this version (no "your turn" mail needed).
+            await database(_mark_seen, self.game_id, self.user, version)
 
     async def game_chat(self, event: dict[str, Any]) -> None:
         message_id = event.get("message_id")

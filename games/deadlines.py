@@ -90,9 +90,15 @@ def clocks_advance(
     end every clock stops and every deadline is cleared.
     """
     now = now or timezone.now()
-    seats = list(
-        Seat.objects.select_for_update().filter(game=game).select_related("user").order_by("pk")
-    )
+    # The caller (a move) may hand over the seats it already locked with their users.
+    seats: list[Seat] | None = getattr(game, "_locked_seats", None)
+    if seats is None:
+        seats = list(
+            Seat.objects.select_for_update(of=("self",))
+            .filter(game=game)
+            .select_related("user")
+            .order_by("pk")
+        )
     running = game.status == Game.Status.RUNNING
     mover = move.seat if move is not None else None
     changed: list[Seat] = []
@@ -121,34 +127,30 @@ def clocks_advance(
             seat.deadline = None
         if (seat.clock_remaining_seconds, seat.clock_started_at, seat.deadline) != before:
             changed.append(seat)
-    if changed:
-        Seat.objects.bulk_update(changed, CLOCK_FIELDS)
+    for seat in changed:  # usually one or two seats: plain UPDATEs beat a CASE bulk update
+        Seat.objects.filter(pk=seat.pk).update(**{f: getattr(seat, f) for f in CLOCK_FIELDS})
     if move is not None and move.actor == Move.Actor.PLAYER and move.user_id is not None:
-        _accrue_vacation(user_id=move.user_id, move=move, now=now)
+        mover_user = next((s.user for s in seats if s.user_id == move.user_id), None)
+        if mover_user is not None:
+            _accrue_vacation(user=mover_user, now=now)
 
 
-def _accrue_vacation(*, user_id: int, move: Move, now: datetime) -> None:
+def _accrue_vacation(*, user: User, now: datetime) -> None:
     """The first move a person makes themselves on a day (their time zone) earns 1/8 day of
-    vacation, up to 30. The user row lock makes two first moves at once count once."""
-    user = User.objects.select_for_update().filter(pk=user_id, is_bot=False).first()
-    if user is None:
+    vacation, up to 30. One conditional UPDATE: of two first moves at once, the second finds
+    the day already recorded once the first commits (PostgreSQL re-checks the row)."""
+    if user.is_bot:
         return
-    tz = _tz(user)
-    local_midnight = datetime.combine(now.astimezone(tz).date(), datetime.min.time(), tzinfo=tz)
-    earlier_today = (
-        Move.objects.filter(
-            user_id=user_id, actor=Move.Actor.PLAYER, created_at__gte=local_midnight
-        )
-        .exclude(pk=move.pk)
-        .exists()
-    )
-    if earlier_today:
-        return
-    User.objects.filter(pk=user_id, vacation_days__lt=clocks.VACATION_DAYS_MAX).update(
+    today = now.astimezone(_tz(user)).date()
+    if user.vacation_accrued_on == today:
+        return  # already earned today (as read with the seats)
+    user.vacation_accrued_on = today
+    User.objects.filter(pk=user.pk).exclude(vacation_accrued_on=today).update(
+        vacation_accrued_on=today,
         vacation_days=Least(
             F("vacation_days") + clocks.VACATION_DAYS_PER_DAY_PLAYED,
             Value(clocks.VACATION_DAYS_MAX),
-        )
+        ),
     )
 
 

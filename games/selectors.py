@@ -25,8 +25,11 @@ __all__ = [
     "game_log",
     "game_summary",
     "games_for_user",
+    "move_frames",
     "open_games",
     "seat_for_user",
+    "seats_prefetch",
+    "socket_frame",
 ]
 
 
@@ -47,6 +50,13 @@ def _seats(game: Game) -> list[Seat]:
         .select_related("user")
         .order_by(F("seat").asc(nulls_last=True), "joined_at", "id")
     )
+
+
+def seats_prefetch(game: Game) -> list[Seat]:
+    """Read the seats (with their users) once; the documents built for ``game`` reuse them."""
+    seats = _seats(game)
+    game._prefetched_seats = seats  # type: ignore[attr-defined]
+    return seats
 
 
 def seat_for_user(*, game: Game, user: Any) -> Seat | None:
@@ -113,6 +123,10 @@ def game_document(*, game: Game, user: Any) -> dict[str, Any]:
     public view and no actions for spectators. The caller checks ``can_watch`` first."""
     seats = _seats(game)
     mine = next((s for s in seats if s.user_id == user.pk), None) if _signed_in(user) else None
+    return _document(game, seats, mine)
+
+
+def _document(game: Game, seats: list[Seat], mine: Seat | None, state: Any = None) -> dict:
     doc = game_summary(game=game, seats=seats)
     my_seat = mine.seat if mine is not None else None
     doc["my_seat"] = my_seat
@@ -120,12 +134,39 @@ def game_document(*, game: Game, user: Any) -> dict[str, Any]:
     doc["legal_actions"] = []
     if game.state is not None:
         engine = engine_for(game)
-        state = load_state(game)
+        state = state if state is not None else load_state(game)
         doc["view"] = engine.view(state, my_seat)
         if my_seat is not None and game.status == Game.Status.RUNNING and not mine.resigned:  # type: ignore[union-attr]
             doc["legal_actions"] = engine.legal_actions(state, my_seat)
         doc["decision_version"] = mine.decision_version if mine is not None else None
     return doc
+
+
+#: The keys of a socket frame (``{"type": "game", …}``), taken from the game document.
+FRAME_KEYS = ("version", "status", "my_seat", "seats", "view", "legal_actions", "to_act", "result")
+
+
+def socket_frame(doc: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
+    """The WebSocket frame built from a game document and the log entries it adds."""
+    return {"type": "game", **{k: doc[k] for k in FRAME_KEYS}, "events": events}
+
+
+def move_frames(*, game: Game, move: Move, state: Any) -> dict[int | None, dict[str, Any]]:
+    """The socket frame of every seat (by seat number) and of spectators (``None``) right
+    after ``move``, built from what the move's transaction holds in memory (game, seats with
+    their users, the new state): no query. Each frame carries only what
+    ``game_document``/``game_log`` give that seat; the caller sends each to its own group."""
+    seats = _seats(game)
+    frames: dict[int | None, dict[str, Any]] = {}
+    for mine in [*(s for s in seats if s.seat is not None), None]:
+        number = mine.seat if mine is not None else None
+        events = [
+            _entry(e, version=move.version, at=move.created_at, actor=move.actor)
+            for e in move.events
+            if _visible(e, number)
+        ]
+        frames[number] = socket_frame(_document(game, seats, mine, state), events)
+    return frames
 
 
 def _visible(event: dict[str, Any], seat: int | None) -> bool:

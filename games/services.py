@@ -58,8 +58,15 @@ REVEAL_EVENTS = {"bids_revealed": "r", "sale_bids_revealed": "sale"}
 
 
 def group_name(game_id: int) -> str:
-    """The channel-layer group of a game's sockets."""
+    """The channel-layer group of all of a game's sockets (changes other than moves: each
+    socket then reads its own document)."""
     return f"game-{game_id}"
+
+
+def seat_group_name(game_id: int, seat: int | None) -> str:
+    """The group of the sockets of one seat's player, or (``None``) of the spectators: a
+    move's frames are sent there, each built for that seat only."""
+    return f"game-{game_id}-watch" if seat is None else f"game-{game_id}-seat-{seat}"
 
 
 # --- helpers -------------------------------------------------------------------------------
@@ -73,7 +80,12 @@ def _check_id(game_id: Any) -> int:
 
 def _locked(game_id: Any) -> Game:
     try:
-        return Game.objects.select_for_update().get(pk=_check_id(game_id))
+        # The creator comes along (documents name them); only the game row is locked.
+        return (
+            Game.objects.select_for_update(of=("self",))
+            .select_related("created_by")
+            .get(pk=_check_id(game_id))
+        )
     except Game.DoesNotExist:
         raise NotFound() from None
 
@@ -111,13 +123,53 @@ def _broadcast(game_id: int, message: dict[str, Any]) -> None:
         log.exception("broadcast to game %s failed", game_id)
 
 
-def _after_change(game: Game, *, bot_due: bool, state: Any = None) -> None:
-    """Schedule what follows a committed change: remember the state, tell the sockets,
-    wake the bot task."""
+def _send_frames(game: Game, move: Move, state: Any) -> None:
+    """After a committed move: each seat's frame to that seat's group, the public one to the
+    spectators' group. Built once here from memory, instead of once per socket from the
+    database; a socket that missed a version reads its own document instead (``since``)."""
+    import json
+
+    from colorado.realtime import group_send_many
+    from games.selectors import move_frames
+
+    game_id, version = int(game.pk), int(move.version)
+    try:
+        frames = move_frames(game=game, move=move, state=state)
+        group_send_many(
+            [
+                (
+                    seat_group_name(game_id, seat),
+                    {
+                        "type": "game.frame",
+                        "game_id": game_id,
+                        "version": version,
+                        "since": version - 1,
+                        "seat": seat,
+                        "to_act": list(game.to_act),
+                        "text": json.dumps(frame),
+                    },
+                )
+                for seat, frame in frames.items()
+            ]
+        )
+    except Exception:  # the move is committed; a broken layer must not turn it into a 500
+        log.exception("frames of game %s failed", game_id)
+
+
+def _after_change(
+    game: Game, *, bot_due: bool, state: Any = None, move: Move | None = None
+) -> None:
+    """Schedule what follows a committed change: remember the state, tell the sockets (a
+    move: its frames; anything else: "read your document again"), wake the bot task."""
     game_id, version = int(game.pk), int(game.version)
     if state is not None:
         transaction.on_commit(lambda: remember_state(game, state, version=version))
-    transaction.on_commit(lambda: _broadcast(game_id, {"type": "game.update", "version": version}))
+    if move is not None and state is not None:
+        transaction.on_commit(lambda: _send_frames(game, move, state))
+    else:
+        transaction.on_commit(
+            lambda: _broadcast(game_id, {"type": "game.update", "version": version})
+        )
     if bot_due:
         from games.tasks import queue_bot_move
 
@@ -431,7 +483,14 @@ def action_submit(
             if game.status == Game.Status.OPEN:
                 raise Conflict(_("The game has not started yet."), code="not_running")
             raise Conflict(_("This game is over."), code="game_over")
-        seats = list(Seat.objects.filter(game=game).select_related("user").order_by("seat"))
+        # Seats locked with the game (lock order: game, seats, user): the clocks and the
+        # notifications of this move read them from ``game._locked_seats``, not again.
+        seats = list(
+            Seat.objects.select_for_update(of=("self",))
+            .filter(game=game)
+            .select_related("user")
+            .order_by("seat")
+        )
         row = _resolve_seat(seats, user=user, seat=seat, actor=actor)
         if actor == Move.Actor.PLAYER and row.resigned:
             raise NotAllowed(_("You resigned; a bot plays this seat now."), code="resigned")
@@ -518,6 +577,7 @@ def action_submit(
                 if s.pk in changed:
                     s.decision_version = new_version
         game._prefetched_seats = seats  # type: ignore[attr-defined]  # read by the selectors
+        game._locked_seats = seats  # type: ignore[attr-defined]  # read by the receivers
         game_advanced.send(
             sender=Game,
             game=game,
@@ -528,7 +588,7 @@ def action_submit(
         if over:
             game_finished.send(sender=Game, game=game)
         bot_due = not over and any(s.bot_kind and s.seat in game.to_act for s in seats)
-        _after_change(game, bot_due=bot_due, state=new_state)
+        _after_change(game, bot_due=bot_due, state=new_state, move=move)
     return game
 
 

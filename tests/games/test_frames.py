@@ -1,0 +1,149 @@
+"""Socket frames after a move: built once per seat by the server and sent to that seat's group
+only; a socket that missed a version reads its own document instead of passing on a frame
+that does not follow what it showed (api.md, live table)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync
+from asgiref.testing import ApplicationCommunicator
+from channels.layers import get_channel_layer
+
+from accounts.models import User
+from accounts.services import token_create
+from games import selectors, services
+from games.models import Game
+from games.services import seat_group_name
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def in_memory_layer(settings: Any) -> None:
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+
+def _application() -> Any:
+    from channels.routing import URLRouter
+
+    from colorado.routing import websocket_urlpatterns
+
+    return URLRouter(websocket_urlpatterns)
+
+
+class Socket:
+    """A WebSocket client speaking ASGI to the routed consumers (no server, no daphne)."""
+
+    def __init__(self, path: str, query: str) -> None:
+        scope = {
+            "type": "websocket",
+            "path": path,
+            "query_string": query.encode(),
+            "headers": [],
+            "subprotocols": [],
+        }
+        self.app = ApplicationCommunicator(_application(), scope)
+
+    async def connect(self) -> None:
+        await self.app.send_input({"type": "websocket.connect"})
+        assert (await self.app.receive_output(10))["type"] == "websocket.accept"
+
+    async def receive_from(self, timeout: float) -> str:
+        message = await self.app.receive_output(timeout)
+        assert message["type"] == "websocket.send", message
+        return str(message["text"])
+
+    async def disconnect(self) -> None:
+        await self.app.send_input({"type": "websocket.disconnect", "code": 1000})
+        await self.app.wait(5)
+
+
+async def _connect(game_id: int, token: str) -> Socket:
+    socket = Socket(f"/ws/games/{game_id}/", f"token={token}")
+    await socket.connect()
+    return socket
+
+
+def _two_player_game(make_user: Callable[..., User]) -> tuple[Game, list[User]]:
+    alice, bob = make_user(), make_user()
+    game = services.game_create(creator=alice, players=2, invite=[bob.username])
+    game = services.game_join(game_id=game.pk, user=bob)
+    assert game.status == Game.Status.RUNNING
+    return game, [alice, bob]
+
+
+def _act(game: Game, users: list[User]) -> Game:
+    """One legal action of a seat that is to act."""
+    for user in users:
+        doc = selectors.game_document(game=game, user=user)
+        if doc["my_seat"] in doc["to_act"]:
+            return services.action_submit(
+                game_id=game.pk, user=user, action=doc["legal_actions"][0], version=doc["version"]
+            )
+    raise AssertionError("nobody to act")
+
+
+def test_each_seat_gets_its_own_frame_after_a_move(make_user: Callable[..., User]) -> None:
+    game, users = _two_player_game(make_user)
+    tokens = [token_create(user=u) for u in users]
+
+    async def scenario() -> list[dict[str, Any]]:
+        sockets = [await _connect(game.pk, t) for t in tokens]
+        for s in sockets:
+            first = json.loads(await s.receive_from(timeout=10))
+            assert first["version"] == 1
+        from asgiref.sync import sync_to_async
+
+        await sync_to_async(_act)(game, users)
+        frames = [json.loads(await s.receive_from(timeout=10)) for s in sockets]
+        for s in sockets:
+            await s.disconnect()
+        return frames
+
+    frames = async_to_sync(scenario)()
+    seats = {u.pk: selectors.seat_for_user(game=game, user=u).seat for u in users}  # type: ignore[union-attr]
+    for user, frame in zip(users, frames, strict=True):
+        assert frame["type"] == "game"
+        assert frame["version"] == 2
+        assert frame["my_seat"] == seats[user.pk]
+        assert frame["view"]["seat"] == seats[user.pk]
+        assert frame["view"].get("hand")  # my own cowboys, in my own frame
+
+
+def test_a_frame_that_skips_a_version_makes_the_socket_read_its_document(
+    make_user: Callable[..., User],
+) -> None:
+    game, users = _two_player_game(make_user)
+    alice = users[0]
+    seat = selectors.seat_for_user(game=game, user=alice).seat  # type: ignore[union-attr]
+    token = token_create(user=alice)
+
+    async def scenario() -> dict[str, Any]:
+        socket = await _connect(game.pk, token)
+        await socket.receive_from(timeout=10)  # version 1
+        layer = get_channel_layer()
+        # A frame that claims to follow version 5: this socket showed 1, so it must not be
+        # passed on; the socket reads the real document (still version 1 → nothing newer).
+        await layer.group_send(
+            seat_group_name(game.pk, seat),
+            {
+                "type": "game.frame",
+                "version": 6,
+                "since": 5,
+                "seat": seat,
+                "to_act": [],
+                "text": json.dumps({"type": "game", "version": 6, "forged": True}),
+            },
+        )
+        reply = json.loads(await socket.receive_from(timeout=10))
+        await socket.disconnect()
+        return reply
+
+    reply = async_to_sync(scenario)()
+    assert "forged" not in reply
+    assert reply["version"] == 1
+    assert reply["view"]["seat"] == seat
