@@ -341,7 +341,9 @@ def _start(game: Game) -> None:
 
 
 def game_abort(*, game_id: int) -> Game:
-    """Stop a table that is open or running; it is not rated and nothing more is played."""
+    """Stop a table that is open or running; it is not rated and nothing more is played.
+    Every clock stops and every deadline is cleared in the same transaction, so the deadline
+    sweep never picks up a seat of an aborted game."""
     with transaction.atomic():
         game = _locked(game_id)
         if game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
@@ -350,6 +352,7 @@ def game_abort(*, game_id: int) -> Game:
         game.finished_at = timezone.now()
         game.to_act = []
         game.save(update_fields=["status", "finished_at", "to_act", "updated_at"])
+        Seat.objects.filter(game=game).update(deadline=None, clock_started_at=None)
         _after_change(game, bot_due=False)
     return game
 
