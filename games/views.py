@@ -20,7 +20,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import selectors, services
+from games import deadlines, selectors, services
 from games.board_svg import board_strings
 from games.errors import GameError
 from games.forms import ActionForm, ChatForm, NewTableForm
@@ -373,12 +373,8 @@ def _seat_service(request: HttpRequest, game_id: int, name: str) -> HttpResponse
             messages.success(request, _("You left the table."))
             return redirect("home")
         else:
-            seat = Seat.objects.filter(game_id=game_id, user=request.user).first()
-            if seat is None or seat.seat is None:
-                return error_reply(
-                    request, game_id, 403, "not_a_player", _("You do not play at this table.")
-                )
-            services.seat_hand_to_bot(game_id=game_id, seat=seat.seat, reason="resign")
+            # The same service as POST /api/games/{id}/resign.
+            deadlines.seat_resign(game_id=game_id, user=request.user)
             messages.success(request, _("You resigned; a bot plays your seat from now on."))
     except GameError as exc:
         return error_reply(request, game_id, exc.status, exc.code, exc.message)
