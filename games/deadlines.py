@@ -543,3 +543,50 @@ def replace_vote_cast(*, game_id: int, voter: User, seat: Any) -> VoteCount:
         if replaced:
             seat_hand_to_bot(game_id=game.pk, seat=seat, bot_kind="greedy", reason="vote")
     return VoteCount(votes=votes, needed=needed, replaced=replaced)
+
+
+@dataclass(frozen=True)
+class OpenVote:
+    """A vote ``viewer`` may take part in: replace the player of ``seat``."""
+
+    seat: int
+    username: str
+    name: str
+    voters: list[str]  # names of the players who voted so far
+    needed: int
+    i_voted: bool
+
+
+def replace_votes_open(*, game: Game, viewer: Any) -> list[OpenVote]:
+    """The replace votes ``viewer`` may cast at ``game`` now (same rule as
+    ``replace_vote_cast``), with who voted so far and how many votes are needed. Empty for
+    spectators, for the late player, for bots and when no vote is open. Names only: nothing
+    hidden."""
+    from notifications.models import ReplaceVote
+
+    if game.status != Game.Status.RUNNING or game.on_timeout != Game.OnTimeout.WAIT:
+        return []
+    if not getattr(viewer, "is_authenticated", False):
+        return []
+    seats = list(Seat.objects.filter(game=game).select_related("user").order_by("seat", "pk"))
+    out = []
+    for target in seats:
+        if target.seat is None or _vote_refusal(game, seats, viewer, target) is not None:
+            continue
+        electorate = _electorate(seats, target)
+        voter_ids = set(
+            ReplaceVote.objects.filter(seat=target, voter_id__in=electorate).values_list(
+                "voter_id", flat=True
+            )
+        )
+        out.append(
+            OpenVote(
+                seat=int(target.seat),
+                username=target.user.username,
+                name=target.user.shown_name,
+                voters=[s.user.shown_name for s in seats if s.user_id in voter_ids],
+                needed=len(electorate) // 2 + 1,
+                i_voted=viewer.pk in voter_ids,
+            )
+        )
+    return out
