@@ -58,7 +58,9 @@ def skills_update(*, skills: Sequence[Skill], ranks: Sequence[int]) -> list[Skil
 
 
 def _is_forfeited(seat: Any) -> bool:
-    return bool(seat.resigned or (seat.bot_kind and not seat.user.is_bot))
+    """Resigned, or replaced by the bot by vote: the seat's person is out (``Seat.is_out``,
+    the same rule that stops them acting)."""
+    return bool(seat.is_out)
 
 
 def ratings_apply(*, game: Any) -> list[RatingChange]:

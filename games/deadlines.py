@@ -464,22 +464,63 @@ def seat_resign(*, game_id: int, user: User) -> Seat:
 
     if not _valid_id(game_id):
         raise NotFound()
-    seat = Seat.objects.filter(game_id=game_id, user=user).select_related("game").first()
+    seat = Seat.objects.filter(game_id=game_id, user=user).select_related("game", "user").first()
     if seat is None or seat.seat is None:
         raise NotAllowed(_("You are not a player at this table."), code="not_a_player")
     if seat.resigned:
         raise Conflict(_("You have already resigned."), code="already_resigned")
+    if seat.is_out:
+        raise Conflict(
+            _("The other players replaced you by the bot; there is nothing to resign."),
+            code="replaced",
+        )
     if seat.game.status != Game.Status.RUNNING:
         raise Conflict(_("Only a running game can be resigned."), code="not_running")
     return seat_hand_to_bot(game_id=game_id, seat=seat.seat, bot_kind="greedy", reason="resign")
 
 
+def _vote_refusal(game: Game, seats: list[Seat], voter: Any, target: Seat | None) -> Any:
+    """Why ``voter`` may not vote to replace ``target`` now (a ``GameError``), or None.
+    The one rule shared by casting a vote and by the page offering the button."""
+    from games.errors import BadRequest, Conflict, NotAllowed, NotFound
+
+    voter_id = getattr(voter, "pk", None) if getattr(voter, "is_authenticated", False) else None
+    mine = next((s for s in seats if voter_id is not None and s.user_id == voter_id), None)
+    if mine is None or mine.seat is None or not _counts_as_person(mine):
+        return NotAllowed(_("Only the players at this table can vote."), code="not_a_player")
+    if target is None:
+        return NotFound(_("There is no such seat."), code="no_such_seat")
+    if target.pk == mine.pk:
+        return BadRequest(_("You cannot vote to replace yourself."), code="own_seat")
+    if game.status != Game.Status.RUNNING:
+        return Conflict(_("This game is not running."), code="not_running")
+    if not _counts_as_person(target):
+        return Conflict(_("A bot already plays that seat."), code="already_bot")
+    if game.on_timeout != Game.OnTimeout.WAIT:
+        return Conflict(
+            _("At this table the bot moves for a late player; there is no vote."),
+            code="not_replaceable",
+        )
+    if target.missed_deadlines < MISSES_BEFORE_VOTE:
+        return Conflict(
+            _("A player can be replaced only after missing two deadlines."),
+            code="not_replaceable",
+        )
+    return None
+
+
+def _electorate(seats: list[Seat], target: Seat) -> set[int]:
+    """The people still playing at the table, the late player left out."""
+    return {s.user_id for s in seats if s.pk != target.pk and _counts_as_person(s)}
+
+
 def replace_vote_cast(*, game_id: int, voter: User, seat: Any) -> VoteCount:
     """``voter`` (a person playing at the table) votes to hand ``seat`` to the bot once its
-    player has missed ``MISSES_BEFORE_VOTE`` deadlines. A strict majority of the other
-    people still playing replaces the player (``seat_hand_to_bot``, reason ``timeout``).
-    Voting twice counts once. ONE transaction holding the game row lock."""
-    from games.errors import BadRequest, Conflict, NotAllowed, NotFound
+    player has missed ``MISSES_BEFORE_VOTE`` deadlines at a table that waits
+    (``on_timeout="wait"``). A strict majority of the other people still playing replaces
+    the player (``seat_hand_to_bot``, reason ``vote``): they are out, like a player who
+    resigned. Voting twice counts once. ONE transaction holding the game row lock."""
+    from games.errors import BadRequest, NotFound
     from games.services import seat_hand_to_bot
     from notifications.models import ReplaceVote
 
@@ -493,27 +534,61 @@ def replace_vote_cast(*, game_id: int, voter: User, seat: Any) -> VoteCount:
             raise NotFound()
         seats = list(Seat.objects.filter(game=game).select_related("user"))
         target = next((s for s in seats if s.seat == seat), None)
-        mine = next((s for s in seats if s.user_id == voter.pk), None)
-        if mine is None or mine.resigned or not _counts_as_person(mine):
-            raise NotAllowed(_("Only the players at this table can vote."), code="not_a_player")
-        if target is None:
-            raise NotFound(_("There is no such seat."), code="no_such_seat")
-        if target.pk == mine.pk:
-            raise BadRequest(_("You cannot vote to replace yourself."), code="own_seat")
-        if game.status != Game.Status.RUNNING:
-            raise Conflict(_("This game is not running."), code="not_running")
-        if not _counts_as_person(target):
-            raise Conflict(_("A bot already plays that seat."), code="already_bot")
-        if target.missed_deadlines < MISSES_BEFORE_VOTE:
-            raise Conflict(
-                _("A player can be replaced only after missing two deadlines."),
-                code="not_replaceable",
-            )
+        refusal = _vote_refusal(game, seats, voter, target)
+        if refusal is not None or target is None:
+            raise refusal or NotFound()
         ReplaceVote.objects.get_or_create(seat=target, voter=voter)
-        electorate = {s.user_id for s in seats if s.pk != target.pk and _counts_as_person(s)}
+        electorate = _electorate(seats, target)
         votes = ReplaceVote.objects.filter(seat=target, voter_id__in=electorate).count()
         needed = len(electorate) // 2 + 1
         replaced = votes >= needed
         if replaced:
-            seat_hand_to_bot(game_id=game.pk, seat=seat, bot_kind="greedy", reason="timeout")
+            seat_hand_to_bot(game_id=game.pk, seat=seat, bot_kind="greedy", reason="vote")
     return VoteCount(votes=votes, needed=needed, replaced=replaced)
+
+
+@dataclass(frozen=True)
+class OpenVote:
+    """A vote ``viewer`` may take part in: replace the player of ``seat``."""
+
+    seat: int
+    username: str
+    name: str
+    voters: list[str]  # names of the players who voted so far
+    needed: int
+    i_voted: bool
+
+
+def replace_votes_open(*, game: Game, viewer: Any) -> list[OpenVote]:
+    """The replace votes ``viewer`` may cast at ``game`` now (same rule as
+    ``replace_vote_cast``), with who voted so far and how many votes are needed. Empty for
+    spectators, for the late player, for bots and when no vote is open. Names only: nothing
+    hidden."""
+    from notifications.models import ReplaceVote
+
+    if game.status != Game.Status.RUNNING or game.on_timeout != Game.OnTimeout.WAIT:
+        return []
+    if not getattr(viewer, "is_authenticated", False):
+        return []
+    seats = list(Seat.objects.filter(game=game).select_related("user").order_by("seat", "pk"))
+    out = []
+    for target in seats:
+        if target.seat is None or _vote_refusal(game, seats, viewer, target) is not None:
+            continue
+        electorate = _electorate(seats, target)
+        voter_ids = set(
+            ReplaceVote.objects.filter(seat=target, voter_id__in=electorate).values_list(
+                "voter_id", flat=True
+            )
+        )
+        out.append(
+            OpenVote(
+                seat=int(target.seat),
+                username=target.user.username,
+                name=target.user.shown_name,
+                voters=[s.user.shown_name for s in seats if s.user_id in voter_ids],
+                needed=len(electorate) // 2 + 1,
+                i_voted=viewer.pk in voter_ids,
+            )
+        )
+    return out

@@ -196,3 +196,9 @@ class ActionForm(forms.Form):
 
 class ChatForm(forms.Form):
     text = forms.CharField(label=_("Message"), max_length=500, strip=True)
+
+
+class ReplaceVoteForm(forms.Form):
+    """A vote to replace the player of ``seat`` by the bot (rules: games.deadlines)."""
+
+    seat = forms.IntegerField(min_value=0, max_value=99)

@@ -54,6 +54,20 @@ def describe(event: Mapping[str, Any], names: Sequence[str], me: int | None = No
     """One sentence for ``event``, or None for events not worth a line."""
     kind = event.get("type")
     who = _who(names, event.get("seat"))
+    if kind == "seat_handed_to_bot":
+        if event.get("reason") == "vote":
+            if me is not None and event.get("seat") == me:
+                return _(
+                    "You missed your deadlines and the other players voted to replace you: "
+                    "the bot plays your seat to the end."
+                )
+            return _(
+                "%(who)s missed their deadlines and was replaced by the bot by a vote of the "
+                "other players."
+            ) % {"who": who}
+        if me is not None and event.get("seat") == me:
+            return _("You resigned: the bot plays your seat to the end.")
+        return _("%(who)s resigned; the bot plays their seat to the end.") % {"who": who}
     if kind == "game_started":
         return _("The game starts; %(who)s begins.") % {
             "who": _who(names, event.get("start_player"))

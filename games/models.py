@@ -126,6 +126,41 @@ class Seat(models.Model):
     def is_bot(self) -> bool:
         return bool(self.bot_kind)
 
+    @property
+    def is_out(self) -> bool:
+        """The person no longer plays this seat: they resigned, or the other players voted
+        to replace them (a bot plays it to the end; they are ranked last). A bot account's
+        own seat is never out. Needs ``user`` (select it with the seat)."""
+        return self.resigned or (bool(self.bot_kind) and not self.user.is_bot)
+
+
+class SeatHandover(models.Model):
+    """A person's seat handed to a bot for the rest of the game, written in the same
+    transaction as the hand-over; the game log shows it. One per seat: a seat is handed over
+    once. ``version`` is the game's version when it happened (after that move)."""
+
+    class Reason(models.TextChoices):
+        RESIGN = "resign", _("the player resigned")
+        VOTE = "vote", _("the other players voted to replace the player")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="handovers")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    bot_kind = models.CharField(max_length=32)
+    reason = models.CharField(max_length=8, choices=Reason.choices)
+    version = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="seathandover_unique_seat")
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} of game {self.game_id} to the bot ({self.reason})"
+
 
 class Move(models.Model):
     """One accepted action, append-only. ``version`` is the game's version after it."""

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.db.models import F, Q, QuerySet
 
-from games.models import ChatMessage, Game, Move, Seat
+from games.models import ChatMessage, Game, Move, Seat, SeatHandover
 from games.snapshots import engine_for, load_state
 
 __all__ = [
@@ -136,7 +136,7 @@ def _document(game: Game, seats: list[Seat], mine: Seat | None, state: Any = Non
         engine = engine_for(game)
         state = state if state is not None else load_state(game)
         doc["view"] = engine.view(state, my_seat)
-        if my_seat is not None and game.status == Game.Status.RUNNING and not mine.resigned:  # type: ignore[union-attr]
+        if my_seat is not None and game.status == Game.Status.RUNNING and not mine.is_out:  # type: ignore[union-attr]
             doc["legal_actions"] = engine.legal_actions(state, my_seat)
         doc["decision_version"] = mine.decision_version if mine is not None else None
     return doc
@@ -196,11 +196,28 @@ def chat_entry(message: ChatMessage) -> dict[str, Any]:
     }
 
 
+HANDOVER_EVENT = "seat_handed_to_bot"
+
+
+def handover_entry(handover: SeatHandover) -> dict[str, Any]:
+    """A log entry for a seat handed to the bot (public: everyone at the table sees it)."""
+    return {
+        "type": HANDOVER_EVENT,
+        "seat": handover.seat,
+        "reason": handover.reason,
+        "bot_kind": handover.bot_kind,
+        "version": handover.version,
+        "at": _iso(handover.created_at),
+        "actor": "system",
+    }
+
+
 def game_log(
     *, game: Game, user: Any, since: int = 0, chat: bool = True, until: int | None = None
 ) -> list[dict[str, Any]]:
-    """The events ``user`` may see after version ``since`` (up to ``until``), in order, and
-    the chat said after it. Spectators see the public events only."""
+    """The events ``user`` may see after version ``since`` (up to ``until``), in order, the
+    seats handed to a bot after it (``seat_handed_to_bot``: resigned or replaced by vote)
+    and the chat said after it. Spectators see the public events only."""
     mine = seat_for_user(game=game, user=user)
     seat = mine.seat if mine is not None else None
     out: list[dict[str, Any]] = []
@@ -219,13 +236,29 @@ def game_log(
             for e in move.events
             if _visible(e, seat)
         ]
+    handovers = SeatHandover.objects.filter(game=game, version__gt=since)
+    if until is not None:
+        handovers = handovers.filter(version__lte=until)
+    out += [handover_entry(h) for h in handovers.order_by("version", "created_at", "id")]
     if chat:
         messages = ChatMessage.objects.filter(game=game)
         if since > 0:
             messages = messages.filter(version__gt=since)
         out += [chat_entry(m) for m in messages.select_related("user").order_by("created_at", "id")]
-        out.sort(key=lambda e: (e["version"], e["type"] == "chat"))
+    out.sort(key=_log_order)
     return out
+
+
+#: Log entries that happen between two moves; they carry the version they followed.
+BETWEEN_MOVES = ("chat", HANDOVER_EVENT)
+
+
+def _log_order(entry: dict[str, Any]) -> tuple[int, bool, str]:
+    """By version; what happened between two moves (chat, a seat handed to the bot) after
+    the move of its version, in the order it happened. The sort is stable: the events of
+    one move keep their order."""
+    between = entry.get("type") in BETWEEN_MOVES
+    return (int(entry["version"]), between, str(entry.get("at") or "") if between else "")
 
 
 def game_export(*, game: Game) -> dict[str, Any]:

@@ -31,7 +31,7 @@ from accounts.models import User
 from games import bots as bot_players
 from games.engine import IllegalAction, get_game, validate_options
 from games.errors import BadRequest, Conflict, IllegalMove, NotAllowed, NotFound, StaleVersion
-from games.models import ChatMessage, Game, Invitation, Move, SealedBid, Seat
+from games.models import ChatMessage, Game, Invitation, Move, SealedBid, Seat, SeatHandover
 from games.signals import game_advanced, game_finished
 from games.snapshots import engine_for, load_state, remember_state
 
@@ -393,7 +393,9 @@ def _start(game: Game) -> None:
 
 
 def game_abort(*, game_id: int) -> Game:
-    """Stop a table that is open or running; it is not rated and nothing more is played."""
+    """Stop a table that is open or running; it is not rated and nothing more is played.
+    Every clock stops and every deadline is cleared in the same transaction, so the deadline
+    sweep never picks up a seat of an aborted game."""
     with transaction.atomic():
         game = _locked(game_id)
         if game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
@@ -402,6 +404,7 @@ def game_abort(*, game_id: int) -> Game:
         game.finished_at = timezone.now()
         game.to_act = []
         game.save(update_fields=["status", "finished_at", "to_act", "updated_at"])
+        Seat.objects.filter(game=game).update(deadline=None, clock_started_at=None)
         _after_change(game, bot_due=False)
     return game
 
@@ -452,7 +455,8 @@ def action_submit(
     1. a ``client_id`` already used at this game answers with the current game and applies
        nothing (a retry);
     2. the caller must hold the seat (``actor="player"``), or be the bot standing in
-       (``bot``/``timeout`` with ``seat``); a resigned seat is played by its bot only;
+       (``bot``/``timeout`` with ``seat``); a seat whose person is out (resigned: 403
+       ``resigned``; replaced by vote: 403 ``replaced``) is played by its bot only;
     3. ``version`` older than the seat's ``decision_version`` → 409 ``stale_version``;
     4. the engine applies the action (``IllegalAction`` → 422 with its code, nothing written);
     5. the ``Move`` row, sealed bid rows (revealed with the last bid), the new snapshot and
@@ -494,6 +498,14 @@ def action_submit(
         row = _resolve_seat(seats, user=user, seat=seat, actor=actor)
         if actor == Move.Actor.PLAYER and row.resigned:
             raise NotAllowed(_("You resigned; a bot plays this seat now."), code="resigned")
+        if actor == Move.Actor.PLAYER and row.is_out:
+            raise NotAllowed(
+                _(
+                    "The other players replaced you by the bot after missed deadlines; "
+                    "it plays this seat now."
+                ),
+                code="replaced",
+            )
         if version is not None:
             if version > game.version:
                 raise BadRequest(
@@ -603,25 +615,42 @@ def seat_mark_seen(*, game_id: int, user: User, version: Any) -> None:
     ).update(last_seen_version=version)
 
 
+HANDOVER_REASONS = ("resign", "vote")
+
+
 def seat_hand_to_bot(
     *, game_id: int, seat: int | Seat, bot_kind: str = "greedy", reason: str
 ) -> Seat:
-    """Let a bot play ``seat`` from now on (``reason``: ``resign``, ``timeout``, …). A
-    resigned seat can no longer be played by its person. Queues the bot if it must act."""
+    """Let a bot play a person's ``seat`` for the rest of the game. ``reason``: ``resign``
+    (the player gave up) or ``vote`` (the other players replaced them after missed
+    deadlines). Either way the person is out: they can no longer act at this table and are
+    ranked last (``Seat.is_out``); a ``SeatHandover`` row puts it in the game log. Queues
+    the bot if it must act. 409 ``already_bot`` for a seat a bot already plays."""
     if bot_kind not in bot_players.bot_kinds():
         raise BadRequest(_("Unknown bot kind."), code="unknown_bot")
+    if reason not in HANDOVER_REASONS:
+        raise BadRequest(_("Unknown reason."), code="bad_reason")
     with transaction.atomic():
         game = _locked(game_id)
         if game.status != Game.Status.RUNNING:
             raise Conflict(_("This game is not running."), code="not_running")
         number = seat.seat if isinstance(seat, Seat) else seat
-        row = Seat.objects.filter(game=game, seat=number).first()
+        row = Seat.objects.filter(game=game, seat=number).select_related("user").first()
         if row is None:
             raise NotFound(_("There is no such seat."), code="no_such_seat")
+        if row.bot_kind or row.resigned:
+            raise Conflict(_("A bot already plays that seat."), code="already_bot")
         row.bot_kind = bot_kind
-        if reason == "resign":
-            row.resigned = True
+        row.resigned = reason == "resign"
         row.save(update_fields=["bot_kind", "resigned"])
+        SeatHandover.objects.create(
+            game=game,
+            seat=row.seat,
+            user=row.user,
+            bot_kind=bot_kind,
+            reason=reason,
+            version=game.version,
+        )
         _after_change(game, bot_due=row.seat in game.to_act)
     return row
 

@@ -77,8 +77,6 @@ def bot_move(game_id: int, version: int) -> str:
         legal_actions=legal,
         rng=bot_rng(seed=game.seed, version=version, seat=seat.seat),
     )
-    # A person's seat played by the bot after missed deadlines is a "timeout" move.
-    actor = "bot" if seat.user.is_bot or seat.resigned else "timeout"
     try:
         action_submit(
             game_id=game_id,
@@ -86,7 +84,10 @@ def bot_move(game_id: int, version: int) -> str:
             action=action,
             version=version,
             client_id=f"bot:{version}:{seat.seat}",
-            actor=actor,
+            # A bot account's seat, or a person's seat handed to the bot for good
+            # (resigned, or replaced by vote). "timeout" is the single move the bot makes
+            # for a late player who keeps the seat (games.deadlines).
+            actor="bot",
         )
     except GameError as exc:  # the game moved on under us; the next task takes over
         log.info("bot move in game %s at version %s refused: %r", game_id, version, exc)

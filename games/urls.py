@@ -17,4 +17,5 @@ urlpatterns = [
     path("<int:game_id>/join/", views.join, name="join"),
     path("<int:game_id>/leave/", views.leave, name="leave"),
     path("<int:game_id>/resign/", views.resign, name="resign"),
+    path("<int:game_id>/replace-vote/", views.replace_vote, name="replace_vote"),
 ]

@@ -20,10 +20,10 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import selectors, services
+from games import deadlines, selectors, services
 from games.board_svg import board_strings
 from games.errors import GameError
-from games.forms import ActionForm, ChatForm, NewTableForm
+from games.forms import ActionForm, ChatForm, NewTableForm, ReplaceVoteForm
 from games.log_words import card_words, describe
 from games.models import ChatMessage, Game, Seat
 from games.preview import claim_previews
@@ -165,6 +165,7 @@ def page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     )
     claims = [a for a in legal if a["type"] == "claim"]
     ctx: dict[str, Any] = {
+        "replace_votes": deadlines.replace_votes_open(game=game, viewer=user),
         "game": game,
         "doc": doc,
         "view": view,
@@ -373,12 +374,8 @@ def _seat_service(request: HttpRequest, game_id: int, name: str) -> HttpResponse
             messages.success(request, _("You left the table."))
             return redirect("home")
         else:
-            seat = Seat.objects.filter(game_id=game_id, user=request.user).first()
-            if seat is None or seat.seat is None:
-                return error_reply(
-                    request, game_id, 403, "not_a_player", _("You do not play at this table.")
-                )
-            services.seat_hand_to_bot(game_id=game_id, seat=seat.seat, reason="resign")
+            # The same service as POST /api/games/{id}/resign.
+            deadlines.seat_resign(game_id=game_id, user=request.user)
             messages.success(request, _("You resigned; a bot plays your seat from now on."))
     except GameError as exc:
         return error_reply(request, game_id, exc.status, exc.code, exc.message)
@@ -398,6 +395,47 @@ def leave(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def resign(request: HttpRequest, game_id: int) -> HttpResponse:
     return _seat_service(request, game_id, "resign")
+
+
+@require_POST
+def replace_vote(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Vote to replace a player who missed two deadlines by the bot (the service behind
+    ``POST /api/games/{id}/replace_vote``), then back to the game with a message."""
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('login')}?next={reverse('games:game', args=[game_id])}")
+    form = ReplaceVoteForm(request.POST)
+    if not form.is_valid():
+        return error_reply(
+            request, game_id, 400, "bad_seat", _("Choose the player you vote to replace.")
+        )
+    number = form.cleaned_data["seat"]
+    try:
+        count = deadlines.replace_vote_cast(game_id=game_id, voter=request.user, seat=number)
+    except GameError as exc:
+        return error_reply(request, game_id, exc.status, exc.code, exc.message)
+    if wants_json(request):
+        return JsonResponse(
+            {
+                "seat": number,
+                "votes": count.votes,
+                "needed": count.needed,
+                "replaced": count.replaced,
+            }
+        )
+    late = Seat.objects.filter(game_id=game_id, seat=number).select_related("user").first()
+    name = late.user.shown_name if late is not None else str(number)
+    if count.replaced:
+        messages.success(
+            request,
+            _("%(name)s is replaced: the bot plays their seat to the end.") % {"name": name},
+        )
+    else:
+        messages.success(
+            request,
+            _("You voted to replace %(name)s by the bot (%(votes)d of %(needed)d votes).")
+            % {"name": name, "votes": count.votes, "needed": count.needed},
+        )
+    return redirect("games:game", game_id=game_id)
 
 
 @require_GET

@@ -1,12 +1,17 @@
 """Deadlines for templates, in each viewer's own time zone.
 
     {% load clock_tags %}
-    {% deadline seat.deadline request.user %}      → <time datetime="…Z">Tue 1 Dec, 14:00 CET</time>
-    {{ seat.deadline|local_time:request.user }}       → "Tue 1 Dec, 14:00 CET"
+    {% deadline seat.deadline user %}  → <time datetime="…Z">Tue 1 Dec, 14:00 (Europe/Paris)</time>
+    {% deadline seat.deadline user as when %}       (the same, into ``when``)
+    {{ seat.deadline|deadline_text:user }}          → "Tue 1 Dec, 14:00 (Europe/Paris)"
+    {{ seat.deadline|local_time:user }}             → "Tue 1 Dec, 14:00 CET"
     {% load tz %}{% timezone request.user|zone_of %}{{ seat.deadline|date:"H:i" }}{% endtimezone %}
     {{ seat.deadline|time_left }}                   → "2 d 3 h left"
 
-Signed-out viewers (and unknown zones) see UTC. The ``datetime`` attribute is always ISO-8601
+Pages show a deadline with ``{% deadline %}``: an absolute time in the viewer's zone, named
+in full (an abbreviation such as "IST" or "+03" can be read several ways), which stays true
+on a page left open for hours, unlike "in 2 days". Signed-out viewers (and unknown zones)
+see UTC. The ``datetime`` attribute is always ISO-8601
 UTC, like ``seats[].clock_deadline`` in the API, so a script on the page can count down.
 """
 
@@ -58,6 +63,20 @@ def local_time(value: datetime | None, viewer: Any = None) -> str:
 
 
 @register.filter
+def deadline_text(value: datetime | None, viewer: Any = None) -> str:
+    """``value`` in the viewer's zone with the zone's name, e.g. "Tue 1 Dec, 18:00
+    (Europe/Paris)" ("" for None). Day and month names follow the active language."""
+    if value is None:
+        return ""
+    tz = viewer_zone(viewer)
+    local = value.astimezone(tz)
+    return _("%(when)s (%(zone)s)") % {
+        "when": formats.date_format(local, "D j M, H:i"),
+        "zone": getattr(tz, "key", "UTC"),
+    }
+
+
+@register.filter
 def time_left(value: datetime | None, now: datetime | None = None) -> str:
     """Time until ``value`` in words ("2 d 3 h left", "the deadline has passed")."""
     from notifications.services import time_left_text
@@ -67,13 +86,14 @@ def time_left(value: datetime | None, now: datetime | None = None) -> str:
 
 @register.simple_tag
 def deadline(value: datetime | None, viewer: Any = None) -> SafeString | str:
-    """A ``<time>`` element: the deadline in the viewer's zone, with its zone's abbreviation,
-    and the UTC instant in ``datetime``; "" when there is no deadline."""
+    """A ``<time>`` element: the deadline in the viewer's zone, with the zone's name
+    (``deadline_text``), and the UTC instant in ``datetime``; "" when there is no
+    deadline."""
     if value is None:
         return ""
     return format_html(
         '<time class="deadline" datetime="{}" title="{}">{}</time>',
         iso_utc(value),
         _("deadline"),
-        local_time(value, viewer),
+        deadline_text(value, viewer),
     )

@@ -276,6 +276,9 @@
         if (again) { again = false; refreshPanels(); }
       });
   }
+  /* The panels come from the server as HTML: the players list with who is to act and each
+   * deadline already written in the viewer's time zone ({% deadline %}), so nothing here
+   * formats a date and a redraw shows exactly what a reload would. */
   function swapPanels(html) {
     var doc = new DOMParser().parseFromString("<div>" + html + "</div>", "text/html");
     var kept = keepInputs();

@@ -215,6 +215,21 @@ def test_a_seat_of_an_aborted_game_is_cleared(make_user):
     assert _seat(game, alice).deadline is None
 
 
+def test_aborting_stops_every_clock_so_the_sweep_never_touches_the_game(make_user):
+    game, (alice, bob) = _table(make_user)
+    _no_vacation(alice, bob)
+    assert Seat.objects.filter(game=game, deadline__isnull=False).count() == 2  # both bid
+    services.game_abort(game_id=game.pk)
+    seats = Seat.objects.filter(game=game)
+    assert [(s.deadline, s.clock_started_at) for s in seats] == [(None, None), (None, None)]
+    # Long after every deadline would have passed, the sweep finds nothing to do.
+    later = timezone.now() + timedelta(days=30)
+    assert deadlines.deadlines_claim(now=later) == []
+    assert deadlines.deadlines_sweep(now=later) == {}
+    assert not Move.objects.filter(game=game).exists()
+    assert not Seat.objects.filter(game=game, missed_deadlines__gt=0).exists()
+
+
 def test_an_away_player_is_not_timed_out(make_user):
     game, (alice, _bob) = _table(make_user)
     back = timezone.now() + timedelta(days=2)
