@@ -259,7 +259,8 @@ def start_server(port: int, workers: int) -> subprocess.Popen[bytes]:
         "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers),
         "--log-level", "warning", "--no-access-log",
     ]  # fmt: skip
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env)  # noqa: S603
+    # Its own process group: stopping it stops uvicorn's worker processes too.
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, start_new_session=True)  # noqa: S603
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
@@ -267,8 +268,21 @@ def start_server(port: int, workers: int) -> subprocess.Popen[bytes]:
                 return proc
         except OSError:
             time.sleep(0.3)
-    proc.kill()
+    stop_server(proc)
     raise RuntimeError("the server did not start")
+
+
+def stop_server(proc: subprocess.Popen[bytes]) -> None:
+    import signal
+
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    except ProcessLookupError:
+        pass
 
 
 async def run(args: argparse.Namespace, base: str, users: list[tuple[str, str]]) -> Stats:
@@ -302,6 +316,9 @@ def main() -> None:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             args.port = s.getsockname()[1]
+    import signal
+
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # so the server is stopped too
     proc = None if args.url else start_server(args.port, args.workers)
     base = args.url or f"http://127.0.0.1:{args.port}"
     try:
@@ -314,12 +331,7 @@ def main() -> None:
         stats = asyncio.run(run(args, base, users))
     finally:
         if proc is not None:
-            proc.terminate()
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            stop_server(proc)
     elapsed = stats.elapsed  # type: ignore[attr-defined]
     machine = f"{platform.machine()}, {os.cpu_count()} cores"
     result = {

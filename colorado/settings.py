@@ -176,6 +176,8 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env.env_str("CACHE_PREFIX", "colorado"),
+            # One pool per process, not one per request thread (colorado/cache.py).
+            "OPTIONS": {"pool_class": "colorado.cache.SharedConnectionPool"},
         }
     }
     CELERY_BROKER_URL = REDIS_URL

@@ -206,3 +206,24 @@ def test_production_needs_secret_key(tmp_path: Path) -> None:
     result = _manage(["check"], environ, tmp_path)
     assert result.returncode != 0
     assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_request_threads_share_one_redis_pool_for_the_cache() -> None:
+    """Each ASGI request runs in a new thread with its own cache object; they must not each
+    open a Redis connection (the API throttles read the cache on every call)."""
+    import threading
+
+    from colorado.cache import SharedConnectionPool
+
+    pools: list[object] = []
+
+    def grab() -> None:
+        pools.append(SharedConnectionPool.from_url("redis://127.0.0.1:6379/9", socket_timeout=5))
+
+    threads = [threading.Thread(target=grab) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len({id(p) for p in pools}) == 1
+    assert SharedConnectionPool.from_url("redis://127.0.0.1:6379/8") is not pools[0]
