@@ -12,7 +12,8 @@ the group of the caller's seat, ``game-<id>-seat-<n>``, or of the spectators,
   showed last, and otherwise reads its own document (so a lost or reordered message costs
   a query, never a wrong view);
 * any other change (a join, the start, a seat handed to a bot, an abort) is announced on
-  ``game-<id>`` with its version only; each socket then reads its own document;
+  ``game-<id>`` with its version only; each socket then reads its own document (with
+  ``"refresh": true`` when the version stays the same: a hand-over, a replace vote cast);
 * a client that reconnects sends ``{"type": "hello", "version": n}`` and gets the current
   document with the events after ``n``.
 
@@ -183,11 +184,15 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def _error(self, code: str) -> None:
         await self.send(text_data=json.dumps({"type": "error", "code": code}))
 
-    async def _send_document(self, *, since: int, mark: bool = False) -> None:
+    async def _send_document(
+        self, *, since: int, mark: bool = False, refresh: bool = False
+    ) -> None:
         payload = await database(_payload, self.game_id, self.user, since, mark)
         if payload is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
+        if refresh:
+            payload["refresh"] = True  # same version, other facts: redraw anyway
         self.version = max(self.version, payload["version"])
         await self._join_seat_group(payload["my_seat"])  # a join or a hand-over moves it
         await self.send(text_data=json.dumps(payload))
@@ -196,9 +201,10 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def game_update(self, event: dict[str, Any]) -> None:
         version = event.get("version")
-        if isinstance(version, int) and version <= self.version:
+        refresh = event.get("refresh") is True  # a change that keeps the version
+        if isinstance(version, int) and version <= self.version and not refresh:
             return
-        await self._send_document(since=self.version)
+        await self._send_document(since=self.version, refresh=refresh)
 
     async def game_frame(self, event: dict[str, Any]) -> None:
         """A move's frame for this socket's seat (or for spectators)."""

@@ -114,6 +114,13 @@ def _ranks(scores: Sequence[int]) -> list[int]:
     return [1 + sum(1 for other in scores if other > s) for s in scores]
 
 
+def game_refresh_announce(*, game_id: int, version: int) -> None:
+    """On commit, have every socket of the game read its document again, at the same
+    version (a change outside the move log: a replace vote cast)."""
+    message = {"type": "game.update", "version": version, "refresh": True}
+    transaction.on_commit(lambda: _broadcast(game_id, message))
+
+
 def _broadcast(game_id: int, message: dict[str, Any]) -> None:
     from colorado.realtime import group_send
 
@@ -157,19 +164,25 @@ def _send_frames(game: Game, move: Move, state: Any) -> None:
 
 
 def _after_change(
-    game: Game, *, bot_due: bool, state: Any = None, move: Move | None = None
+    game: Game,
+    *,
+    bot_due: bool,
+    state: Any = None,
+    move: Move | None = None,
+    refresh: bool = False,
 ) -> None:
     """Schedule what follows a committed change: remember the state, tell the sockets (a
-    move: its frames; anything else: "read your document again"), wake the bot task."""
+    move: its frames; anything else: "read your document again" — with ``refresh`` even at
+    the version they show, for changes that keep the version, like a seat handed to a
+    bot), wake the bot task."""
     game_id, version = int(game.pk), int(game.version)
     if state is not None:
         transaction.on_commit(lambda: remember_state(game, state, version=version))
     if move is not None and state is not None:
         transaction.on_commit(lambda: _send_frames(game, move, state))
     else:
-        transaction.on_commit(
-            lambda: _broadcast(game_id, {"type": "game.update", "version": version})
-        )
+        message = {"type": "game.update", "version": version, "refresh": refresh}
+        transaction.on_commit(lambda: _broadcast(game_id, message))
     if bot_due:
         from games.tasks import queue_bot_move
 
@@ -651,7 +664,7 @@ def seat_hand_to_bot(
             reason=reason,
             version=game.version,
         )
-        _after_change(game, bot_due=row.seat in game.to_act)
+        _after_change(game, bot_due=row.seat in game.to_act, refresh=True)
     return row
 
 

@@ -317,7 +317,7 @@
     // The end can arrive with a version the page already shows (panels refreshed first):
     // the status change alone must still take the page to the final scores.
     if (msg.status === "finished" && state.status !== "finished") { window.location.reload(); return; }
-    if (msg.version === state.version && msg.view && JSON.stringify(msg.view) === JSON.stringify(state.view) && msg.type !== "chat") return;
+    if (msg.version === state.version && !msg.refresh && msg.view && JSON.stringify(msg.view) === JSON.stringify(state.view) && msg.type !== "chat") return;
     var prev = state.view;
     state.version = msg.version;
     if (msg.view) state.view = msg.view;

@@ -147,3 +147,33 @@ def test_a_frame_that_skips_a_version_makes_the_socket_read_its_document(
     assert "forged" not in reply
     assert reply["version"] == 1
     assert reply["view"]["seat"] == seat
+
+
+def test_a_resignation_reaches_the_other_players_socket_at_the_same_version(
+    make_user: Callable[..., User],
+) -> None:
+    """A hand-over keeps the game's version; the other player's table must still show that
+    the seat is now the bot's (platform.md: resigning hands the seat to a bot)."""
+    from games.deadlines import seat_resign
+
+    game, users = _two_player_game(make_user)
+    alice, bob = users
+    alice_seat = selectors.seat_for_user(game=game, user=alice).seat  # type: ignore[union-attr]
+    token = token_create(user=bob)
+
+    async def scenario() -> dict[str, Any]:
+        from asgiref.sync import sync_to_async
+
+        socket = await _connect(game.pk, token)
+        first = json.loads(await socket.receive_from(timeout=10))
+        await sync_to_async(seat_resign)(game_id=game.pk, user=alice)
+        frame = json.loads(await socket.receive_from(timeout=10))
+        while frame.get("version") == first["version"] and not frame.get("refresh"):
+            frame = json.loads(await socket.receive_from(timeout=10))
+        await socket.disconnect()
+        return frame
+
+    frame = async_to_sync(scenario)()
+    row = next(s for s in frame["seats"] if s["seat"] == alice_seat)
+    assert frame["refresh"] is True
+    assert row["is_bot"] is True
