@@ -77,7 +77,10 @@ def database_config(name: str, default_sqlite: Path) -> dict[str, object]:
         return {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": str(default_sqlite),
-            "OPTIONS": {"timeout": 20},
+            # BEGIN IMMEDIATE: a transaction takes the write lock when it starts and waits
+            # (timeout) for another writer, instead of failing with "database is locked"
+            # when two simultaneous moves both try to upgrade a read lock.
+            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
         }
     scheme = raw.split(":", 1)[0].lower()
     if scheme not in {"postgres", "postgresql", "pgsql", "sqlite"}:

@@ -62,6 +62,9 @@ def test_database_url_unset_means_local_sqlite(
     config = env.database_config("DATABASE_URL", tmp_path / "db.sqlite3")
     assert config["ENGINE"] == "django.db.backends.sqlite3"
     assert config["NAME"] == str(tmp_path / "db.sqlite3")
+    # Two simultaneous moves must queue for the write lock, not fail with "database is
+    # locked" when both try to upgrade a read lock (seen with simultaneous bids).
+    assert config["OPTIONS"]["transaction_mode"] == "IMMEDIATE"  # type: ignore[index]
 
 
 def test_database_url_postgres_is_parsed(clean_env: pytest.MonkeyPatch, tmp_path: Path) -> None:
