@@ -3,34 +3,24 @@ real services (people moving at random, bots through the eager Celery task)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 
 from accounts.models import User
-from colorado.celery import app as celery_app
 from games import selectors, services
 from games.errors import NotAllowed
 from games.models import Game, Invitation, Seat
 from tests.accounts.factories import make_user
-from tests.games.conftest import play_randomly
+from tests.games.conftest import (
+    eager_tasks,  # noqa: F401  (autouse: Celery runs eagerly)
+    play_randomly,
+)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
 OPTIONS = {"flags": "random"}
 CLOCK = {"initial_hours": 30, "increment_hours": 6, "max_hours": 50}
-
-
-@pytest.fixture(autouse=True)
-def eager_tasks(settings: Any) -> Iterator[None]:
-    settings.CELERY_TASK_ALWAYS_EAGER = True
-    before = celery_app.conf.task_always_eager
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = before
 
 
 def _finished(seed: int = 5) -> tuple[Game, list[User]]:

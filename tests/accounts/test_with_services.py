@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,26 +14,19 @@ from django.test import Client
 
 from accounts.models import Rating, RatingChange, User
 from accounts.ratings import ratings_apply
-from colorado.celery import app as celery_app
 from games import services
 from games.fairness import verify_export
 from games.models import Game, Seat
 from tests.accounts.factories import make_user
-from tests.games.conftest import play_randomly
+from tests.games.conftest import (
+    eager_tasks,  # noqa: F401  (autouse: Celery runs eagerly)
+    play_randomly,
+)
 
 # transaction=True: on-commit callbacks (the bot task) run as in production.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
 RANDOM_FLAGS = {"flags": "random"}
-
-
-@pytest.fixture(autouse=True)
-def eager_tasks(settings: Any) -> Iterator[None]:
-    settings.CELERY_TASK_ALWAYS_EAGER = True
-    before = celery_app.conf.task_always_eager
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = before
 
 
 def _play(players: int, *, seed: int, people: int = 1, **create: Any) -> tuple[Game, list[User]]:
