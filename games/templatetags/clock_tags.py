@@ -4,7 +4,6 @@
     {% deadline seat.deadline user %}  → <time datetime="…Z">Tue 1 Dec, 14:00 (Europe/Paris)</time>
     {% deadline seat.deadline user as when %}       (the same, into ``when``)
     {{ seat.deadline|deadline_text:user }}          → "Tue 1 Dec, 14:00 (Europe/Paris)"
-    {{ seat.deadline|local_time:user }}             → "Tue 1 Dec, 14:00 CET"
     {% load tz %}{% timezone request.user|zone_of %}{{ seat.deadline|date:"H:i" }}{% endtimezone %}
     {{ seat.deadline|time_left }}                   → "2 d 3 h left"
 
@@ -51,15 +50,6 @@ def iso_utc(value: datetime | None) -> str:
 def zone_of(viewer: Any) -> str:
     """The viewer's time zone name, for Django's ``{% timezone %}`` block."""
     return str(getattr(viewer_zone(viewer), "key", "UTC"))
-
-
-@register.filter
-def local_time(value: datetime | None, viewer: Any = None) -> str:
-    """``value`` in the viewer's zone, e.g. "Tue 1 Dec, 14:00 CET" ("" for None)."""
-    if value is None:
-        return ""
-    local = value.astimezone(viewer_zone(viewer))
-    return f"{formats.date_format(local, 'D j M, H:i')} {local.tzname() or 'UTC'}"
 
 
 @register.filter

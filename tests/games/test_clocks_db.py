@@ -228,6 +228,6 @@ def test_deadline_tag_shows_the_viewers_time_zone(make_user):
     assert "Tue 1 Dec, 15:30 (UTC)" in html
     local = Template(
         "{% load clock_tags tz %}{% timezone viewer|zone_of %}{{ when|date:'H:i' }}"
-        "{% endtimezone %} {{ when|local_time:viewer }}"
+        "{% endtimezone %} {{ when|deadline_text:viewer }}"
     ).render(Context({"when": deadline, "viewer": "America/New_York"}))
-    assert local == "10:30 Tue 1 Dec, 10:30 EST"
+    assert local == "10:30 Tue 1 Dec, 10:30 (America/New_York)"
