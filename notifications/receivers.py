@@ -35,26 +35,18 @@ def on_game_advanced(
     due = newly_due(move=move, previous_to_act=previous_to_act, to_act=to_act)
     if not due or game.status != Game.Status.RUNNING:
         return
-    locked: list[Seat] | None = getattr(game, "_locked_seats", None)  # a move hands them over
-    if locked is not None:
-        seat_ids = [
-            s.pk
-            for s in locked
-            if s.seat in due
-            and not s.bot_kind
-            and not s.user.is_bot
-            and s.user.email_notifications == "each_turn"
-        ]
-    else:
-        seat_ids = list(
-            Seat.objects.filter(
-                game=game,
-                seat__in=due,
-                bot_kind="",
-                user__is_bot=False,
-                user__email_notifications="each_turn",
-            ).values_list("pk", flat=True)
-        )
+    # A move hands over the seats it locked (with their users); the start reads them.
+    seats: list[Seat] | None = getattr(game, "_locked_seats", None)
+    if seats is None:
+        seats = list(Seat.objects.filter(game=game, seat__in=due).select_related("user"))
+    seat_ids = [
+        s.pk
+        for s in seats
+        if s.seat in due
+        and not s.bot_kind
+        and not s.user.is_bot
+        and s.user.email_notifications == "each_turn"
+    ]
     version = int(game.version)
     delay = int(settings.TURN_EMAIL_DELAY_SECONDS)
 
