@@ -135,15 +135,14 @@ def game_rematch(request: HttpRequest, game_id: int) -> HttpResponse:
     """Ask for a rematch of a finished game (a player only); go to the new table."""
     from games import services
     from games.errors import GameError
+    from games.views import error_reply
 
     if not request.user.is_authenticated:
         return redirect(f"{reverse('login')}?next={reverse('games:game', args=[game_id])}")
     try:
         rematch = services.game_rematch(game_id=game_id, user=request.user)  # type: ignore[arg-type]
-    except GameError as exc:
-        return HttpResponse(
-            exc.message, status=exc.status, content_type="text/plain; charset=utf-8"
-        )
+    except GameError as exc:  # back to the game with the reason, like the game page's forms
+        return error_reply(request, game_id, exc.status, exc.code, exc.message)
     return redirect("games:game", game_id=rematch.pk)
 
 

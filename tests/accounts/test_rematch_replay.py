@@ -90,14 +90,19 @@ def test_a_second_request_returns_the_same_rematch() -> None:
 def test_only_players_may_ask_and_only_after_the_end() -> None:
     game, (alice, _bob) = _finished()
     stranger = make_user()
-    response = _signed_in(stranger).post(f"/games/{game.pk}/rematch/")
-    assert response.status_code == 403
+    as_json = {"Accept": "application/json"}
+    response = _signed_in(stranger).post(f"/games/{game.pk}/rematch/", headers=as_json)
+    assert (response.status_code, response.json()["code"]) == (403, "not_a_player")
+    # From the page: back to the game, with the reason shown.
+    page = _signed_in(stranger).post(f"/games/{game.pk}/rematch/", follow=True)
+    assert page.redirect_chain == [(f"/games/{game.pk}/", 302)]
+    assert "Only the players of this game can ask for a rematch." in page.content.decode()
     assert not Game.objects.filter(rematch_of=game).exists()
     running = services.game_create(creator=alice, players=2, bots=["random"])
     with pytest.raises(NotAllowed):
         services.game_rematch(game_id=running.pk, user=stranger)
-    response = _signed_in(alice).post(f"/games/{running.pk}/rematch/")
-    assert response.status_code == 409
+    response = _signed_in(alice).post(f"/games/{running.pk}/rematch/", headers=as_json)
+    assert (response.status_code, response.json()["code"]) == (409, "not_finished")
     assert not Game.objects.filter(rematch_of=running).exists()
     assert Client().get(f"/games/{game.pk}/rematch/").status_code == 405
 
