@@ -333,7 +333,7 @@
   }
 
   function resync() {
-    if (socket && socket.readyState === 1) socket.send(JSON.stringify({ type: "hello", version: state.version }));
+    hello();
     refreshPanels();
   }
   function setLive(on) {
@@ -347,7 +347,7 @@
     try { socket = new WebSocket(url); } catch (e) { setLive(false); schedule(); return; }
     socket.onopen = function () {
       retry = 0; setLive(true);
-      socket.send(JSON.stringify({ type: "hello", version: state.version }));
+      hello();
     };
     socket.onmessage = function (ev) {
       var msg; try { msg = JSON.parse(ev.data); } catch (e) { return; }
