@@ -90,14 +90,24 @@ def play_randomly(game: Game, users: list[User], seed: int = 0, limit: int = 500
 
 @pytest.fixture(autouse=True)
 def fresh_cache(settings: Any, worker_id: str) -> None:
-    """Throttling counts live in the cache: give each test worker its own key prefix and
-    start each test with none, so one test's requests cannot throttle another's."""
+    """Throttling counts live in the cache: each test gets its own key prefix, so one test's
+    requests cannot throttle another's. Never ``cache.clear()`` on Redis: that is FLUSHDB,
+    which would also wipe the Celery queue and the channel groups that tests running at the
+    same time in other workers rely on (a bot task or a socket's group membership lost
+    mid-game looked like a stalled table)."""
+    import uuid
+
     from django.core.cache import cache
 
+    from colorado.throttling import local_counts
+
     caches = {name: dict(conf) for name, conf in settings.CACHES.items()}
-    caches["default"]["KEY_PREFIX"] = f"{caches['default'].get('KEY_PREFIX', '')}-{worker_id}"
+    prefix = caches["default"].get("KEY_PREFIX", "")
+    caches["default"]["KEY_PREFIX"] = f"{prefix}-{worker_id}-{uuid.uuid4().hex[:12]}"
     settings.CACHES = caches
-    cache.clear()
+    if "locmem" in caches["default"]["BACKEND"]:
+        cache.clear()  # this process's memory only
+    local_counts.clear()
     layers = settings.CHANNEL_LAYERS
     if "prefix" in layers["default"].get("CONFIG", {}):
         # Channel groups are named game-<id>; ids repeat across test databases, so each
