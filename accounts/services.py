@@ -7,6 +7,8 @@ import datetime
 import functools
 import hashlib
 import secrets
+import threading
+import time
 import zoneinfo
 from collections.abc import Mapping
 from typing import Any
@@ -30,13 +32,35 @@ def token_create(*, user: User, name: str = "") -> str:
     return token
 
 
+# Bearer tokens are checked on every API call: a process remembers, for
+# ``API_TOKEN_CACHE_SECONDS``, which user a token digest belongs to and that user's row, so a
+# busy script costs no query per call. Any save or delete of a user or a token in this process
+# forgets everything at once; other processes notice within that time (a deleted token or a
+# deactivated user keeps working there for at most that long).
+_token_cache: dict[str, tuple[float, tuple[str, ...], tuple[Any, ...]]] = {}
+_token_cache_lock = threading.Lock()
+TOKEN_CACHE_MAX = 10_000
+
+
+def token_cache_clear(**_kwargs: Any) -> None:
+    """Forget every remembered token (receiver of User/ApiToken saves and deletes)."""
+    with _token_cache_lock:
+        _token_cache.clear()
+
+
 def token_user(*, token: str) -> User | None:
-    """The active user a bearer token belongs to, or ``None``."""
+    """The active user a bearer token belongs to, or ``None``. A fresh ``User`` each call."""
     if not token or len(token) > 200:
         return None
+    digest = _digest(token)
+    ttl = float(getattr(settings, "API_TOKEN_CACHE_SECONDS", 0))
+    now_mono = time.monotonic()
+    hit = _token_cache.get(digest)
+    if hit is not None and hit[0] > now_mono:
+        return User.from_db("default", hit[1], hit[2])
     row = (
         ApiToken.objects.select_related("user")
-        .filter(key_digest=_digest(token), user__is_active=True)
+        .filter(key_digest=digest, user__is_active=True)
         .first()
     )
     if row is None:
@@ -44,7 +68,15 @@ def token_user(*, token: str) -> User | None:
     now = timezone.now()
     if row.last_used_at is None or (now - row.last_used_at).total_seconds() > 300:
         ApiToken.objects.filter(pk=row.pk).update(last_used_at=now)
-    return row.user
+    user = row.user
+    if ttl > 0:
+        names = tuple(f.attname for f in User._meta.concrete_fields)
+        values = tuple(getattr(user, name) for name in names)
+        with _token_cache_lock:
+            if len(_token_cache) >= TOKEN_CACHE_MAX:
+                _token_cache.clear()
+            _token_cache[digest] = (now_mono + ttl, names, values)
+    return user
 
 
 # --- Profile settings ----------------------------------------------------------------------

@@ -20,7 +20,9 @@ from ninja.errors import (
     ValidationError,
 )
 from ninja.security import HttpBearer, django_auth
-from ninja.throttling import AnonRateThrottle, AuthRateThrottle
+from ninja.throttling import AnonRateThrottle
+
+from colorado.throttling import LocalAuthRateThrottle
 
 
 class ApiError(HttpError):
@@ -71,7 +73,7 @@ api = NinjaAPI(
     description="Everything the web page can do. See docs in the repository (api.md).",
     urls_namespace="api",
     auth=signed_in,
-    throttle=[AnonRateThrottle("60/min"), AuthRateThrottle("600/min")],
+    throttle=[AnonRateThrottle("60/min"), LocalAuthRateThrottle("600/min")],
     openapi_url="/openapi.json",
     docs_url="/docs",
 )

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.test import Client
 
 from accounts.models import ApiToken
-from accounts.services import token_user
+from accounts.services import token_create, token_user
 
 pytestmark = pytest.mark.django_db
 
@@ -51,3 +53,39 @@ def test_openapi_schema_and_docs_are_served(client: Client) -> None:
     assert schema.status_code == 200
     assert "/api/auth/token" in schema.json()["paths"]
     assert client.get("/api/docs").status_code == 200
+
+
+def test_a_checked_token_is_remembered_but_forgotten_when_deleted_or_user_deactivated(
+    settings: Any, django_user_model: type, django_assert_num_queries: Any
+) -> None:
+    """A busy script's token costs no query per call, yet deleting the token or deactivating
+    the user in this process stops it at once (other processes: within
+    API_TOKEN_CACHE_SECONDS)."""
+    settings.API_TOKEN_CACHE_SECONDS = 60
+    user = django_user_model.objects.create_user(username="rosa", password="x-12345678")
+    token = token_create(user=user, name="script")
+    first = token_user(token=token)
+    assert first == user
+    with django_assert_num_queries(0):
+        again = token_user(token=token)
+    assert again == user
+    assert again is not first  # a fresh object for each request
+    ApiToken.objects.filter(user=user).get().delete()
+    assert token_user(token=token) is None
+
+    token = token_create(user=user, name="second")
+    assert token_user(token=token) == user
+    user.is_active = False
+    user.save()
+    assert token_user(token=token) is None
+
+
+def test_with_no_token_cache_every_call_checks_the_database(
+    settings: Any, django_user_model: type, django_assert_num_queries: Any
+) -> None:
+    settings.API_TOKEN_CACHE_SECONDS = 0
+    user = django_user_model.objects.create_user(username="otto", password="x-12345678")
+    token = token_create(user=user)
+    assert token_user(token=token) == user
+    with django_assert_num_queries(1):
+        assert token_user(token=token) == user
