@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games import clocks
+from games import clocks, rows
 from games.models import Game, Move, Seat
 
 log = logging.getLogger(__name__)
@@ -128,7 +128,7 @@ def clocks_advance(
         if (seat.clock_remaining_seconds, seat.clock_started_at, seat.deadline) != before:
             changed.append(seat)
     for seat in changed:  # usually one or two seats: plain UPDATEs beat a CASE bulk update
-        Seat.objects.filter(pk=seat.pk).update(**{f: getattr(seat, f) for f in CLOCK_FIELDS})
+        rows.update(seat, CLOCK_FIELDS)
     if move is not None and move.actor == Move.Actor.PLAYER and move.user_id is not None:
         mover_user = next((s.user for s in seats if s.user_id == move.user_id), None)
         if mover_user is not None:

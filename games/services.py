@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games import bots as bot_players
+from games import rows
 from games.engine import IllegalAction, get_game, validate_options
 from games.errors import BadRequest, Conflict, IllegalMove, NotAllowed, NotFound, StaleVersion
 from games.models import ChatMessage, Game, Invitation, Move, SealedBid, Seat, SeatHandover
@@ -54,6 +55,17 @@ CLIENT_ID_MAX = 64
 CHAT_MAX = 500
 # Actions whose cowboys are a sealed bid, and the event that reveals their step.
 SEALED_ACTIONS = {"bid": "r", "sale_bid": "sale"}
+MOVE_FIELDS = (
+    "game",
+    "version",
+    "seat",
+    "action",
+    "events",
+    "client_id",
+    "actor",
+    "user",
+    "created_at",
+)
 REVEAL_EVENTS = {"bids_revealed": "r", "sale_bids_revealed": "sale"}
 
 
@@ -63,10 +75,10 @@ def group_name(game_id: int) -> str:
     return f"game-{game_id}"
 
 
-def seat_group_name(game_id: int, seat: int | None) -> str:
-    """The group of the sockets of one seat's player, or (``None``) of the spectators: a
-    move's frames are sent there, each built for that seat only."""
-    return f"game-{game_id}-watch" if seat is None else f"game-{game_id}-seat-{seat}"
+def frame_key(seat: int | None) -> str:
+    """The key of a seat's frame (``None``: the spectators') in a move's ``game.frame``
+    message; each socket passes on its own entry and nothing else."""
+    return "watch" if seat is None else str(seat)
 
 
 # --- helpers -------------------------------------------------------------------------------
@@ -79,15 +91,12 @@ def _check_id(game_id: Any) -> int:
 
 
 def _locked(game_id: Any) -> Game:
-    try:
-        # The creator comes along (documents name them); only the game row is locked.
-        return (
-            Game.objects.select_for_update(of=("self",))
-            .select_related("created_by")
-            .get(pk=_check_id(game_id))
-        )
-    except Game.DoesNotExist:
-        raise NotFound() from None
+    # The creator comes along (documents name them); only the game row is locked. Plain SQL
+    # (games.rows): every move starts here.
+    game = rows.lock_one(Game, _check_id(game_id), related="created_by")
+    if game is None:
+        raise NotFound()
+    return game
 
 
 def _clock_seconds(clock: Any) -> tuple[int, int, int]:
@@ -131,33 +140,29 @@ def _broadcast(game_id: int, message: dict[str, Any]) -> None:
 
 
 def _send_frames(game: Game, move: Move, state: Any) -> None:
-    """After a committed move: each seat's frame to that seat's group, the public one to the
-    spectators' group. Built once here from memory, instead of once per socket from the
-    database; a socket that missed a version reads its own document instead (``since``)."""
+    """After a committed move: one ``game.frame`` message to the game's group carrying each
+    seat's frame and the spectators' (``frame_key``), built once here from memory instead of
+    once per socket from the database. It stays inside the server (channel layer); each
+    socket sends on the entry of its own seat only, and a socket that missed a version reads
+    its own document instead (``since``)."""
     import json
 
-    from colorado.realtime import group_send_many
+    from colorado.realtime import group_send
     from games.selectors import move_frames
 
     game_id, version = int(game.pk), int(move.version)
     try:
         frames = move_frames(game=game, move=move, state=state)
-        group_send_many(
-            [
-                (
-                    seat_group_name(game_id, seat),
-                    {
-                        "type": "game.frame",
-                        "game_id": game_id,
-                        "version": version,
-                        "since": version - 1,
-                        "seat": seat,
-                        "to_act": list(game.to_act),
-                        "text": json.dumps(frame),
-                    },
-                )
-                for seat, frame in frames.items()
-            ]
+        group_send(
+            group_name(game_id),
+            {
+                "type": "game.frame",
+                "game_id": game_id,
+                "version": version,
+                "since": version - 1,
+                "to_act": list(game.to_act),
+                "frames": {frame_key(seat): json.dumps(frame) for seat, frame in frames.items()},
+            },
         )
     except Exception:  # the move is committed; a broken layer must not turn it into a 500
         log.exception("frames of game %s failed", game_id)
@@ -494,7 +499,7 @@ def action_submit(
 
     with transaction.atomic():
         game = _locked(game_id)
-        if client_id is not None and Move.objects.filter(game=game, client_id=client_id).exists():
+        if client_id is not None and rows.exists(Move, game=game.pk, client_id=client_id):
             return game
         if game.status != Game.Status.RUNNING:
             if game.status == Game.Status.OPEN:
@@ -502,11 +507,8 @@ def action_submit(
             raise Conflict(_("This game is over."), code="game_over")
         # Seats locked with the game (lock order: game, seats, user): the clocks and the
         # notifications of this move read them from ``game._locked_seats``, not again.
-        seats = list(
-            Seat.objects.select_for_update(of=("self",))
-            .filter(game=game)
-            .select_related("user")
-            .order_by("seat")
+        seats = rows.lock_children(
+            Seat, parent="game", parent_id=game.pk, related="user", order_by="seat"
         )
         row = _resolve_seat(seats, user=user, seat=seat, actor=actor)
         if actor == Move.Actor.PLAYER and row.resigned:
@@ -542,7 +544,8 @@ def action_submit(
         ]
         new_version = game.version + 1
         previous_to_act = frozenset(game.to_act)
-        move = Move.objects.create(
+        now = timezone.now()
+        move = Move(
             game=game,
             version=new_version,
             seat=number,
@@ -551,25 +554,38 @@ def action_submit(
             client_id=client_id,
             actor=actor,
             user_id=user.pk if user is not None and user.is_authenticated else row.user_id,
+            created_at=now,
         )
+        rows.insert(move, MOVE_FIELDS)
         kind = SEALED_ACTIONS.get(str(action.get("type")))
         if kind is not None:
             cowboys = list(action.get("cowboys") or [])  # validated by the engine
             step = _step_name(game, engine, state, kind)
             # One row per seat and step, replaced until the reveal (one upsert statement).
-            SealedBid.objects.bulk_create(
+            bid = SealedBid(
+                game=game,
+                seat=number,
+                step=step,
+                cowboys=sorted(cowboys),
+                version=new_version,
+                revealed=False,
+                created_at=now,
+                updated_at=now,
+            )
+            rows.upsert(
+                bid,
                 [
-                    SealedBid(
-                        game=game,
-                        seat=number,
-                        step=step,
-                        cowboys=sorted(cowboys),
-                        version=new_version,
-                    )
+                    "game",
+                    "seat",
+                    "step",
+                    "cowboys",
+                    "version",
+                    "revealed",
+                    "created_at",
+                    "updated_at",
                 ],
-                update_conflicts=True,
-                unique_fields=["game", "seat", "step"],
-                update_fields=["cowboys", "version", "updated_at"],
+                conflict=["game", "seat", "step"],
+                update=["cowboys", "version", "updated_at"],
             )
         for event in events:
             prefix = REVEAL_EVENTS.get(str(event.get("type")))
@@ -581,6 +597,7 @@ def action_submit(
         game.state = engine.dump(new_state)
         game.version = new_version
         game.to_act = sorted(engine.to_act(new_state))
+        game.updated_at = now
         fields = ["state", "version", "to_act", "updated_at"]
         over = engine.is_over(new_state)
         if over:
@@ -588,16 +605,16 @@ def action_submit(
             ranks = _ranks(scores)
             game.result = {"scores": scores, "ranks": ranks}
             game.status = Game.Status.FINISHED
-            game.finished_at = timezone.now()
+            game.finished_at = now
             fields += ["result", "status", "finished_at"]
             for s in seats:
                 if s.seat is not None:
                     s.final_score = scores[s.seat]
                     s.final_rank = ranks[s.seat]
             Seat.objects.bulk_update(seats, ["final_score", "final_rank"])
-        game.save(update_fields=fields)
+        rows.update(game, fields)
         if changed:
-            Seat.objects.filter(pk__in=changed).update(decision_version=new_version)
+            rows.update_pks(Seat, changed, decision_version=new_version)
             for s in seats:
                 if s.pk in changed:
                     s.decision_version = new_version
