@@ -1,25 +1,24 @@
 """The live table: ``/ws/games/<id>/``.
 
 Auth by the session cookie or ``?token=<api token>``. The consumer checks that the caller
-may watch the game before joining its groups: ``game-<id>`` (every socket of the game) and
-the group of the caller's seat, ``game-<id>-seat-<n>``, or of the spectators,
-``game-<id>-watch``. Frames are ``{"type": "game", "version", "status", "my_seat", "seats",
-"view", "legal_actions", "to_act", "result", "events"}`` with the same filtering as
-``GET /api/games/<id>``:
+may watch the game before joining its group, ``game-<id>``. Frames are ``{"type": "game",
+"version", "status", "my_seat", "seats", "view", "legal_actions", "to_act", "result",
+"events"}`` with the same filtering as ``GET /api/games/<id>``:
 
 * after a move, the server builds each seat's frame once (``selectors.move_frames``) and
-  sends it to that seat's group only; a socket passes it on when it follows the version it
-  showed last, and otherwise reads its own document (so a lost or reordered message costs
-  a query, never a wrong view);
-* any other change (a join, the start, a seat handed to a bot, an abort) is announced on
-  ``game-<id>`` with its version only; each socket then reads its own document (with
-  ``"refresh": true`` when the version stays the same: a hand-over, a replace vote cast);
+  sends them together in one ``game.frame`` message; a socket sends on the entry of the
+  seat its user holds (spectators: the public entry) and nothing else, when it follows the
+  version it showed last, and otherwise reads its own document (so a lost or reordered
+  message costs a query, never a wrong view);
+* any other change (a join, the start, a seat handed to a bot, an abort) is announced with
+  its version only; each socket then reads its own document (with ``"refresh": true`` when
+  the version stays the same: a hand-over, a replace vote cast);
 * a client that reconnects sends ``{"type": "hello", "version": n}`` and gets the current
   document with the events after ``n``.
 
-Private frames cross the channel layer (Redis) only inside the server, addressed to the one
-seat's group; a socket joins a seat's group only when its user holds that seat, and moves
-between groups when that changes (a join, a seat handed over).
+A move's private frames cross the channel layer (Redis) only inside the server — the same
+trust as the database, which holds every hand and the seed — and reach a socket only as
+its own seat's entry; the seat is re-read with every document (a join, a seat handed over).
 """
 
 from __future__ import annotations
@@ -35,7 +34,7 @@ from urllib.parse import parse_qs
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import InterfaceError, OperationalError, connection
 
-from games.services import group_name, seat_group_name
+from games.services import frame_key, group_name
 
 T = TypeVar("T")
 
@@ -121,8 +120,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     group: str
     user: Any
     version: int
-    seat: int | None
-    seat_group: str | None = None
+    seat: int | None = None
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -144,26 +142,15 @@ class GameConsumer(AsyncWebsocketConsumer):
         if not allowed:
             await self.close(code=CLOSE_NOT_ALLOWED)
             return
+        self.seat = seat
         await self.channel_layer.group_add(self.group, self.channel_name)
-        await self._join_seat_group(seat)
         await self.accept()
         await self._send_document(since=game.version, mark=True)
 
-    async def _join_seat_group(self, seat: int | None) -> None:
-        group = seat_group_name(self.game_id, seat)
-        if group == self.seat_group:
-            return
-        if self.seat_group is not None:
-            await self.channel_layer.group_discard(self.seat_group, self.channel_name)
-        self.seat, self.seat_group = seat, group
-        await self.channel_layer.group_add(group, self.channel_name)
-
     async def disconnect(self, code: int) -> None:
-        if self.channel_layer is None:
-            return
-        for group in (getattr(self, "group", None), self.seat_group):
-            if group:
-                await self.channel_layer.group_discard(group, self.channel_name)
+        group = getattr(self, "group", None)
+        if self.channel_layer is not None and group:
+            await self.channel_layer.group_discard(group, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
@@ -194,7 +181,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         if refresh:
             payload["refresh"] = True  # same version, other facts: redraw anyway
         self.version = max(self.version, payload["version"])
-        await self._join_seat_group(payload["my_seat"])  # a join or a hand-over moves it
+        self.seat = payload["my_seat"]  # a join or a hand-over changes it
         await self.send(text_data=json.dumps(payload))
 
     # --- group messages (carry only ids and versions) ---------------------------------
@@ -207,12 +194,14 @@ class GameConsumer(AsyncWebsocketConsumer):
         await self._send_document(since=self.version, refresh=refresh)
 
     async def game_frame(self, event: dict[str, Any]) -> None:
-        """A move's frame for this socket's seat (or for spectators)."""
+        """A move's frames: this socket sends on its own seat's (or the spectators') entry,
+        never another's, and only if it follows the version the socket showed."""
         version, since = event.get("version"), event.get("since")
         if not isinstance(version, int) or version <= self.version:
             return
-        text = event.get("text")
-        if since != self.version or event.get("seat") != self.seat or not isinstance(text, str):
+        frames = event.get("frames")
+        text = frames.get(frame_key(self.seat)) if isinstance(frames, dict) else None
+        if since != self.version or not isinstance(text, str):
             await self._send_document(since=self.version)  # missed one: read it all
             return
         self.version = version

@@ -1,6 +1,6 @@
-"""Socket frames after a move: built once per seat by the server and sent to that seat's group
-only; a socket that missed a version reads its own document instead of passing on a frame
-that does not follow what it showed (api.md, live table)."""
+"""Socket frames after a move: built once per seat by the server; each socket sends on its own
+seat's frame only; a socket that missed a version reads its own document instead of passing
+on a frame that does not follow what it showed (api.md, live table)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from accounts.models import User
 from accounts.services import token_create
 from games import selectors, services
 from games.models import Game
-from games.services import seat_group_name
+from games.services import frame_key, group_name
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -129,14 +129,15 @@ def test_a_frame_that_skips_a_version_makes_the_socket_read_its_document(
         # A frame that claims to follow version 5: this socket showed 1, so it must not be
         # passed on; the socket reads the real document (still version 1 → nothing newer).
         await layer.group_send(
-            seat_group_name(game.pk, seat),
+            group_name(game.pk),
             {
                 "type": "game.frame",
                 "version": 6,
                 "since": 5,
-                "seat": seat,
                 "to_act": [],
-                "text": json.dumps({"type": "game", "version": 6, "forged": True}),
+                "frames": {
+                    frame_key(seat): json.dumps({"type": "game", "version": 6, "forged": True})
+                },
             },
         )
         reply = json.loads(await socket.receive_from(timeout=10))
