@@ -101,6 +101,10 @@ class Seat(models.Model):
     # Versions: what the player has seen, and when their own decision last changed (409s).
     last_seen_version = models.PositiveIntegerField(default=0)
     decision_version = models.PositiveIntegerField(default=0)
+    # A "your turn" mail waiting for its grace period: the version the seat became due at
+    # and when the sweep may queue it (notifications.services.turn_mails_claim).
+    turn_mail_version = models.PositiveIntegerField(null=True, blank=True)
+    turn_mail_at = models.DateTimeField(null=True, blank=True)
 
     final_score = models.IntegerField(null=True, blank=True)
     final_rank = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -117,6 +121,11 @@ class Seat(models.Model):
                 fields=["deadline"], condition=Q(deadline__isnull=False), name="seat_due_deadline"
             ),
             models.Index(fields=["user", "game"], name="seat_user_game"),
+            models.Index(
+                fields=["turn_mail_at"],
+                condition=Q(turn_mail_at__isnull=False),
+                name="seat_turn_mail_due",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -21,15 +21,17 @@ from celery import shared_task
     expires=55,
 )
 def sweep_deadlines() -> dict[str, int]:
-    """Handle every seat whose deadline passed; queue the reminders now due."""
+    """Handle every seat whose deadline passed; queue the "your turn" mails whose grace
+    period has passed and the reminders now due."""
     from django.utils import timezone
 
     from games.deadlines import deadlines_sweep
     from games.tasks_mail import send_reminder
-    from notifications.services import reminders_due
+    from notifications.services import reminders_due, turn_mails_queue
 
     now = timezone.now()
     outcomes = deadlines_sweep(now=now)
+    outcomes["turn_mails"] = turn_mails_queue(now=now)
     seat_ids = [s.pk for s in reminders_due(now=now)]
     for seat_id in seat_ids:
         send_reminder.delay(seat_id)

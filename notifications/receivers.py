@@ -1,15 +1,19 @@
-"""Signal receivers that queue mails. They run inside the move's transaction and only queue
-tasks ``on_commit`` (``robust``: a broker hiccup never turns a committed move into an error).
+"""Signal receivers for mails. They run inside the move's transaction: a "your turn" mail is
+recorded on the seat (the sweep queues it after the grace period); other mails are queued
+``on_commit`` (``robust``: a broker hiccup never turns a committed move into an error).
 """
 
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
+from games import rows
 from games.models import Game, Seat
 
 log = logging.getLogger(__name__)
@@ -31,7 +35,10 @@ def on_game_advanced(
     to_act: frozenset[int],
     **kwargs: Any,
 ) -> None:
-    """Queue a "your turn" mail for each person newly due, checked after a grace period."""
+    """Put a "your turn" mail on the seat of each person newly due; the sweep queues it once
+    the grace period has passed (``notifications.services.turn_mails_claim``) and it leaves
+    only if the player has still not seen the table. One UPDATE in the move's transaction,
+    not a task per move: the pending mail is as durable as the move."""
     due = newly_due(move=move, previous_to_act=previous_to_act, to_act=to_act)
     if not due or game.status != Game.Status.RUNNING:
         return
@@ -47,17 +54,9 @@ def on_game_advanced(
         and not s.user.is_bot
         and s.user.email_notifications == "each_turn"
     ]
-    version = int(game.version)
-    delay = int(settings.TURN_EMAIL_DELAY_SECONDS)
-
-    def queue() -> None:
-        from games.tasks_mail import send_turn_email
-
-        for seat_id in seat_ids:
-            send_turn_email.apply_async((seat_id, version), countdown=delay)
-
     if seat_ids:
-        transaction.on_commit(queue, robust=True)
+        at = timezone.now() + timedelta(seconds=int(settings.TURN_EMAIL_DELAY_SECONDS))
+        rows.update_pks(Seat, seat_ids, turn_mail_version=int(game.version), turn_mail_at=at)
 
 
 def on_game_finished(sender: Any, *, game: Game, **kwargs: Any) -> None:

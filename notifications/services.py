@@ -305,6 +305,35 @@ def reminder_key(seat: Seat) -> str:
     return f"reminder:{seat.pk}:{started}"
 
 
+def turn_mails_queue(*, now: datetime) -> int:
+    """Queue the "your turn" mails whose grace period has passed (the sweep calls this)."""
+    from games.tasks_mail import send_turn_email
+
+    claimed = turn_mails_claim(now=now)
+    for seat_id, version in claimed:
+        send_turn_email.delay(seat_id, version)
+    return len(claimed)
+
+
+def turn_mails_claim(*, now: datetime, limit: int = 500) -> list[tuple[int, int]]:
+    """The "your turn" mails whose grace period has passed, as ``(seat id, version)``, each
+    taken off its seat by a conditional UPDATE (two sweeps at once never take the same).
+    ``turn_mail_send`` then sends it only if the player has still not seen the table."""
+    pending = list(
+        Seat.objects.filter(turn_mail_at__lte=now)
+        .order_by("turn_mail_at")
+        .values_list("pk", "turn_mail_version")[:limit]
+    )
+    claimed = []
+    for seat_id, version in pending:
+        taken = Seat.objects.filter(pk=seat_id, turn_mail_version=version).update(
+            turn_mail_version=None, turn_mail_at=None
+        )
+        if taken and version is not None:
+            claimed.append((seat_id, version))
+    return claimed
+
+
 def reminders_due(*, now: datetime) -> list[Seat]:
     """Seats whose deadline is within their player's ``reminder_hours`` and not yet
     reminded for this clock run (one query on the deadline index)."""

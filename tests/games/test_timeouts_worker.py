@@ -61,7 +61,10 @@ def test_a_worker_plays_the_bot_mails_the_player_and_times_them_out(
     )
     # The bot's sealed bid is made by the worker.
     _wait_for(lambda: Move.objects.filter(game=game, actor="bot").exists())
-    # The "your turn" mail leaves after the grace period, since Alice has not looked.
+    # The "your turn" mail leaves with the first sweep after the grace period, since Alice
+    # has not looked.
+    time.sleep(1.1)
+    sweep_deadlines.delay()
     _wait_for(lambda: django_mail.outbox)
     assert time.monotonic() - started >= 1
     assert [m.to for m in django_mail.outbox] == [["alice@example.org"]]

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.conf import settings
+from django.utils import timezone
 
 from accounts.models import User
 from games import services
 from games.models import Game
+from notifications import services as mail
 
 # Celery runs eagerly here too: the games tests' autouse fixture, shared rather than copied.
 from tests.games.conftest import eager_tasks  # noqa: F401
@@ -31,6 +35,9 @@ def two_player_game() -> Callable[[User, User], Game]:
     def make(first: User, second: User, **create: Any) -> Game:
         game = services.game_create(creator=first, players=2, options=BID_FIRST, **create)
         services.game_join(game_id=game.pk, user=second)
+        # The sweep after the grace period: the "your turn" mails due at the start leave.
+        grace = timedelta(seconds=settings.TURN_EMAIL_DELAY_SECONDS)
+        mail.turn_mails_queue(now=timezone.now() + grace)
         game.refresh_from_db()
         return game
 

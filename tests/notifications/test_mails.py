@@ -55,6 +55,28 @@ def test_each_player_due_gets_one_your_turn_mail(person, two_player_game, mailou
     assert "Players: alice, bob" in message.body or "Players: bob, alice" in message.body
 
 
+def test_a_turn_mail_waits_for_the_grace_period_and_not_for_a_player_who_looked(
+    person, mailoutbox, settings
+):
+    """platform.md: "your turn" mails leave after a grace period, and not at all if the
+    player has seen the table meanwhile; the pending mail lives on the seat, so a restart
+    loses none, and the sweep takes each once."""
+    settings.TURN_EMAIL_DELAY_SECONDS = 120
+    alice, bob = person("alice"), person("bob")
+    game = services.game_create(creator=alice, players=2, options={"flags": "random"})
+    services.game_join(game_id=game.pk, user=bob)
+    game.refresh_from_db()
+    assert mailoutbox == []  # both are due (simultaneous bid), the grace period runs
+    started = timezone.now()
+    assert mail.turn_mails_queue(now=started + timedelta(seconds=60)) == 0
+    assert mailoutbox == []
+    services.seat_mark_seen(game_id=game.pk, user=alice, version=game.version)
+    assert mail.turn_mails_queue(now=started + timedelta(seconds=121)) == 2
+    assert [m.to for m in mailoutbox] == [["bob@example.org"]]  # Alice had looked
+    assert mail.turn_mails_queue(now=started + timedelta(hours=1)) == 0  # taken once
+    assert len(mailoutbox) == 1
+
+
 def test_every_mail_has_one_click_unsubscribe_headers(person, two_player_game, mailoutbox):
     alice, bob = person("alice"), person("bob")
     two_player_game(alice, bob)
