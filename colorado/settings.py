@@ -161,11 +161,12 @@ EMBEDDED = REDIS_URL is None
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # Redis Pub/Sub: a group send is one PUBLISH and each server process receives a
+            # message once for all its sockets (docs/server.md, Broadcast). Messages are not
+            # kept: a socket that misses one reads its document at the next (``since``).
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {
-                # redis-py 8 reads with a 5 s socket timeout by default, which kills the
-                # layer's blocking pops on an idle socket (channels_redis#422): allow longer
-                # than the layer's own 5 s pop timeout.
+                # A generous read timeout for idle connections (channels_redis#422).
                 "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
                 "prefix": env.env_str("CHANNEL_PREFIX", "colorado"),
             },
