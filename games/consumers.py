@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -37,6 +38,7 @@ from django.db import InterfaceError, OperationalError, connection
 from games.services import frame_key, group_name
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 # Socket reads run in a few threads. With the PostgreSQL pool each job hands its connection
 # back to the pool when it is done; without it (SQLite) the thread keeps its connection.
@@ -83,10 +85,52 @@ def _load(game_id: int, user: Any) -> tuple[Any, bool, int | None]:
     return game, selectors.can_watch(game=game, user=user), mine.seat if mine else None
 
 
-def _mark_seen(game_id: int, user: Any, version: int) -> None:
+def _mark_seen_many(marks: dict[tuple[int, int], int]) -> None:
     from games import services
 
-    services.seat_mark_seen(game_id=game_id, user=user, version=version)
+    services.seats_mark_seen(marks)
+
+
+SEEN_FLUSH_SECONDS = 1.0
+
+
+class SeenMarks:
+    """A frame passed on to a player's socket while their seat is due marks the seat seen
+    (no "your turn" mail then). The marks of all the process's sockets are written together
+    once a second, and a socket's own when it closes: one statement per seat per second at
+    most, instead of a database round trip for every frame. A mark lost with a crashed
+    process costs at worst a "your turn" mail the player did not need."""
+
+    def __init__(self) -> None:
+        self.pending: dict[tuple[int, int], int] = {}
+        self.task: asyncio.Task[None] | None = None
+
+    def add(self, game_id: int, user_id: int, version: int) -> None:
+        key = (game_id, user_id)
+        if self.pending.get(key, -1) < version:
+            self.pending[key] = version
+        loop = asyncio.get_running_loop()
+        if self.task is None or self.task.done() or self.task.get_loop() is not loop:
+            self.task = loop.create_task(self._flush_later())
+
+    async def _flush_later(self) -> None:
+        await asyncio.sleep(SEEN_FLUSH_SECONDS)
+        await self.flush()
+
+    async def flush(self, keys: list[tuple[int, int]] | None = None) -> None:
+        """Write the pending marks (only ``keys`` when given)."""
+        if keys is None:
+            batch, self.pending = self.pending, {}
+        else:
+            batch = {k: self.pending.pop(k) for k in keys if k in self.pending}
+        if batch:
+            try:
+                await database(_mark_seen_many, batch)
+            except Exception:
+                log.exception("could not record %d seen marks", len(batch))
+
+
+seen_marks = SeenMarks()
 
 
 def _payload(game_id: int, user: Any, since: int, mark: bool) -> dict[str, Any] | None:
@@ -151,6 +195,8 @@ class GameConsumer(AsyncWebsocketConsumer):
         group = getattr(self, "group", None)
         if self.channel_layer is not None and group:
             await self.channel_layer.group_discard(group, self.channel_name)
+        if getattr(self, "user", None) is not None and group:
+            await seen_marks.flush([(self.game_id, self.user.pk)])
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         try:
@@ -209,7 +255,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         to_act = event.get("to_act") or []
         if self.seat is not None and self.user is not None and self.seat in to_act:
             # Watching live: the seat has seen this version (no "your turn" mail needed).
-            await database(_mark_seen, self.game_id, self.user, version)
+            seen_marks.add(self.game_id, self.user.pk, version)
 
     async def game_chat(self, event: dict[str, Any]) -> None:
         message_id = event.get("message_id")

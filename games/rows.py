@@ -224,3 +224,17 @@ def exists(model: type[Model], **equal: Any) -> bool:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchone() is not None
+
+
+def raise_to(model: type[Model], name: str, value: Any, **equal: Any) -> None:
+    """Set the field ``name`` to ``value`` on the rows with these column values
+    (``field=value``, foreign keys by their id) where it is lower: it never moves back."""
+    quote = connection.ops.quote_name
+    column = quote(model._meta.get_field(name).column)  # type: ignore[union-attr]
+    where, params = [f"{column} < %s"], [value]
+    for key, wanted in equal.items():
+        where.append(f"{quote(model._meta.get_field(key).column)} = %s")  # type: ignore[union-attr]
+        params.append(wanted)
+    sql = f"UPDATE {_table(model)} SET {column} = %s WHERE {' AND '.join(where)}"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [value, *params])

@@ -178,3 +178,44 @@ def test_a_resignation_reaches_the_other_players_socket_at_the_same_version(
     row = next(s for s in frame["seats"] if s["seat"] == alice_seat)
     assert frame["refresh"] is True
     assert row["is_bot"] is True
+
+
+def test_a_player_watching_live_is_marked_seen_and_gets_no_turn_mail(
+    make_user: Callable[..., User],
+) -> None:
+    """platform.md: no "your turn" mail while the player watches the table live. The frame
+    passed on to the socket of a seat that became due marks it seen (written within a
+    second, and at the latest when the socket closes)."""
+    from asgiref.sync import sync_to_async
+
+    from games.models import Seat
+    from notifications.services import turn_mail_send
+
+    game, users = _two_player_game(make_user)
+    tokens = [token_create(user=u) for u in users]
+
+    def seen() -> dict[int, int]:
+        return {s.seat: s.last_seen_version for s in Seat.objects.filter(game=game)}
+
+    async def scenario() -> tuple[Game, dict[int, int], dict[int, int]]:
+        sockets = [await _connect(game.pk, t) for t in tokens]
+        for s in sockets:
+            await s.receive_from(timeout=10)
+        moved = await sync_to_async(_act)(game, users)
+        for s in sockets:
+            await s.receive_from(timeout=10)
+        import asyncio
+
+        await asyncio.sleep(1.5)  # the batch of marks is written once a second
+        while_open = await sync_to_async(seen)()
+        for s in sockets:
+            await s.disconnect()
+        return moved, while_open, await sync_to_async(seen)()
+
+    moved, while_open, after = async_to_sync(scenario)()
+    assert moved.to_act
+    for seat in moved.to_act:
+        assert while_open[seat] == moved.version
+        assert after[seat] == moved.version
+        row = Seat.objects.get(game=game, seat=seat)
+        assert turn_mail_send(seat_id=row.pk, version=moved.version) is False
