@@ -9,12 +9,12 @@ from django.contrib.auth import authenticate
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from ninja import Router, Schema
-from ninja.throttling import AnonRateThrottle
 from pydantic import ConfigDict
 
 from accounts import selectors, services
 from accounts.models import User
 from colorado.api import ApiError, optional_auth
+from colorado.throttling import AddressRateThrottle
 
 router = Router(tags=["users"])
 
@@ -32,7 +32,7 @@ class TokenResponse(Schema):
     "/auth/token",
     auth=None,
     response={200: TokenResponse},
-    throttle=[AnonRateThrottle("20/min")],
+    throttle=[AddressRateThrottle("20/min")],
     summary="Exchange a username and password for an API token",
 )
 def token_create(request: HttpRequest, payload: TokenRequest) -> dict[str, str]:

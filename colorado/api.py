@@ -20,9 +20,8 @@ from ninja.errors import (
     ValidationError,
 )
 from ninja.security import HttpBearer, django_auth
-from ninja.throttling import AnonRateThrottle
 
-from colorado.throttling import LocalAuthRateThrottle
+from colorado.throttling import AnonymousRateThrottle, UserRateThrottle
 
 
 class ApiError(HttpError):
@@ -73,7 +72,7 @@ api = NinjaAPI(
     description="Everything the web page can do. See docs in the repository (api.md).",
     urls_namespace="api",
     auth=signed_in,
-    throttle=[AnonRateThrottle("60/min"), LocalAuthRateThrottle("600/min")],
+    throttle=[AnonymousRateThrottle("60/min"), UserRateThrottle("600/min")],
     openapi_url="/openapi.json",
     docs_url="/docs",
 )

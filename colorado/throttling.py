@@ -1,21 +1,65 @@
-"""API rate limits for signed-in callers, counted in each server process's memory.
+"""API rate limits: per address for anonymous callers, per user for signed-in ones.
 
-ninja's throttles keep their counts in the default cache (Redis when ``REDIS_URL`` is set),
-which costs two Redis round trips per throttle per call. The limits on signed-in callers are
-fair-use limits, not a defence against guessing, so they are counted per process instead: a
-caller spread over N processes may reach up to N times the rate. Anonymous limits (the token
-endpoint's guard against password guessing included) stay in the shared cache.
+ninja's own throttles tell the two apart by ``request.auth``, which an endpoint that also
+admits anonymous callers (``optional_auth``) sets to ``True`` for them: every anonymous
+caller of such an endpoint was counted in one shared bucket under the key of ``"True"``,
+and none by address. These classes ask who the caller is instead.
+
+Anonymous limits (the token endpoint's guard against password guessing included) are
+counted in the shared cache, so they hold across server processes. Signed-in callers'
+limits are fair-use limits, not a defence against guessing, and are counted in each
+server process's memory instead of with two Redis round trips per throttle per call: a
+caller spread over N processes may reach up to N times the rate.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.cache.backends.locmem import LocMemCache
-from ninja.throttling import AuthRateThrottle
+from django.http import HttpRequest
+from ninja.throttling import SimpleRateThrottle
 
 local_counts = LocMemCache("colorado-throttles", {"OPTIONS": {"MAX_ENTRIES": 100_000}})
 
 
-class LocalAuthRateThrottle(AuthRateThrottle):
-    """``AuthRateThrottle`` counted in this process (see the module docstring)."""
+def caller(request: HttpRequest) -> Any:
+    """The signed-in user making ``request`` (bearer token or session), or ``None``."""
+    for candidate in (getattr(request, "auth", None), getattr(request, "user", None)):
+        if getattr(candidate, "is_authenticated", False) and getattr(candidate, "pk", None):
+            return candidate
+    return None
 
+
+class AnonymousRateThrottle(SimpleRateThrottle):
+    """Anonymous callers, per address, in the shared cache; signed-in callers pass."""
+
+    scope = "anon"
+
+    def get_cache_key(self, request: HttpRequest) -> str | None:
+        if caller(request) is not None:
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class UserRateThrottle(SimpleRateThrottle):
+    """Signed-in callers, per user, in this process's memory; anonymous callers pass."""
+
+    scope = "user"
     cache = local_counts
+
+    def get_cache_key(self, request: HttpRequest) -> str | None:
+        user = caller(request)
+        if user is None:
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": user.pk}
+
+
+class AddressRateThrottle(SimpleRateThrottle):
+    """Every caller, signed in or not, per address, in the shared cache (the password guard
+    of ``POST /api/auth/token``: a session must not lift it)."""
+
+    scope = "address"
+
+    def get_cache_key(self, request: HttpRequest) -> str | None:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}

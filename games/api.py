@@ -10,10 +10,9 @@ from typing import Any, TypeVar
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from ninja import Field, Query, Router, Schema, Status
-from ninja.throttling import AnonRateThrottle
 
 from colorado.api import ApiError, optional_auth, signed_in
-from colorado.throttling import LocalAuthRateThrottle
+from colorado.throttling import AnonymousRateThrottle, UserRateThrottle
 from games import selectors, services
 from games.errors import GameError, StaleVersion
 from games.models import Game
@@ -149,7 +148,7 @@ def leave_game(request: HttpRequest, game_id: int) -> Json:
     "/games/{game_id}/actions",
     auth=signed_in,
     response=Json,
-    throttle=[LocalAuthRateThrottle("1200/min")],
+    throttle=[UserRateThrottle("1200/min")],
     summary="Submit an action of my seat",
 )
 def submit_action(request: HttpRequest, game_id: int, payload: SubmitAction) -> Json:
@@ -180,7 +179,7 @@ def game_log(request: HttpRequest, game_id: int, since: int = 0) -> list[Json]:
     "/games/{game_id}/export",
     auth=optional_auth,
     response=Json,
-    throttle=[AnonRateThrottle("20/min"), LocalAuthRateThrottle("120/min")],
+    throttle=[AnonymousRateThrottle("20/min"), UserRateThrottle("120/min")],
     summary="The replayable record of a finished game",
 )
 def export_game(request: HttpRequest, game_id: int) -> Json:
@@ -199,7 +198,7 @@ def export_game(request: HttpRequest, game_id: int) -> Json:
     "/games/{game_id}/chat",
     auth=signed_in,
     response={201: Json},
-    throttle=[LocalAuthRateThrottle("30/min")],
+    throttle=[UserRateThrottle("30/min")],
     summary="Say something at the table",
 )
 def post_chat(request: HttpRequest, game_id: int, payload: ChatIn) -> Status[Json]:

@@ -89,3 +89,21 @@ def test_with_no_token_cache_every_call_checks_the_database(
     assert token_user(token=token) == user
     with django_assert_num_queries(1):
         assert token_user(token=token) == user
+
+
+def test_password_guessing_through_the_token_endpoint_is_throttled_by_address(
+    client: Client, django_user_model: type
+) -> None:
+    """20 attempts a minute per address, even from a signed-in session."""
+    django_user_model.objects.create_user(username="kit", password="right-one-123")
+    client.force_login(django_user_model.objects.create_user(username="eve", password="x-1234567"))
+    codes = [
+        client.post(
+            "/api/auth/token",
+            {"username": "kit", "password": f"guess-{i}"},
+            content_type="application/json",
+        ).status_code
+        for i in range(21)
+    ]
+    assert codes[:20] == [401] * 20
+    assert codes[20] == 429

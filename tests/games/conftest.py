@@ -14,6 +14,7 @@ from accounts.services import token_create
 from colorado.celery import app as celery_app
 from games import selectors, services
 from games.models import Game
+from tests.conftest import channel_prefix  # noqa: F401  (imported from here by live tests)
 
 
 @pytest.fixture(autouse=True)
@@ -86,37 +87,3 @@ def play_randomly(game: Game, users: list[User], seed: int = 0, limit: int = 500
             game.refresh_from_db()
         assert moved, f"nobody could move at version {game.version} (to_act {game.to_act})"
     return game
-
-
-@pytest.fixture(autouse=True)
-def fresh_cache(settings: Any, worker_id: str) -> None:
-    """Throttling counts live in the cache: each test gets its own key prefix, so one test's
-    requests cannot throttle another's. Never ``cache.clear()`` on Redis: that is FLUSHDB,
-    which would also wipe the Celery queue and the channel groups that tests running at the
-    same time in other workers rely on (a bot task or a socket's group membership lost
-    mid-game looked like a stalled table)."""
-    import uuid
-
-    from django.core.cache import cache
-
-    from colorado.throttling import local_counts
-
-    caches = {name: dict(conf) for name, conf in settings.CACHES.items()}
-    prefix = caches["default"].get("KEY_PREFIX", "")
-    caches["default"]["KEY_PREFIX"] = f"{prefix}-{worker_id}-{uuid.uuid4().hex[:12]}"
-    settings.CACHES = caches
-    if "locmem" in caches["default"]["BACKEND"]:
-        cache.clear()  # this process's memory only
-    local_counts.clear()
-    layers = settings.CHANNEL_LAYERS
-    if "prefix" in layers["default"].get("CONFIG", {}):
-        # Channel groups are named game-<id>; ids repeat across test databases, so each
-        # test worker talks on its own prefix (the live server gets the same one).
-        config = {**layers["default"]["CONFIG"], "prefix": channel_prefix(worker_id)}
-        settings.CHANNEL_LAYERS = {"default": {**layers["default"], "CONFIG": config}}
-
-
-def channel_prefix(worker_id: str) -> str:
-    import os
-
-    return f"{os.environ.get('CHANNEL_PREFIX', 'colorado')}-test-{worker_id}"

@@ -141,6 +141,42 @@ def test_chat_arrives_in_the_log(api: Api, make_user: Callable[..., User]) -> No
     assert [e["text"] for e in log if e["type"] == "chat"] == ["howdy"]
 
 
+def test_anonymous_callers_are_throttled_with_the_error_shape(
+    api: Api, make_user: Callable[..., User]
+) -> None:
+    """api.md: throttling answers 429 ``throttled``. Anonymous callers: 60 calls a minute
+    per address, counted in the shared cache (every server process together)."""
+    game, _users = _running(make_user)
+    anonymous = api(None)
+    answers = [anonymous.get(f"/api/games/{game.pk}").status_code for _ in range(61)]
+    assert answers[:60] == [200] * 60
+    assert answers[60] == 429
+    body = anonymous.get(f"/api/games/{game.pk}").json()
+    assert body["code"] == "throttled"
+    assert body["message"]
+    # Counted per address: a signed-in player at the same address is not held back.
+    assert api(make_user()).get(f"/api/games/{game.pk}").status_code == 200
+
+
+def test_signed_in_callers_are_throttled_per_endpoint(
+    api: Api, make_user: Callable[..., User]
+) -> None:
+    """Chat: 30 messages a minute per player (counted in the server process's memory);
+    the 31st is refused with nothing written, and another player is not affected."""
+    from games.models import ChatMessage
+
+    game, users = _running(make_user)
+    alice, bob = api(users[0]), api(users[1])
+    answers = [
+        alice.post(f"/api/games/{game.pk}/chat", {"text": f"line {i}"}).status_code
+        for i in range(31)
+    ]
+    assert answers[:30] == [201] * 30
+    assert answers[30] == 429
+    assert ChatMessage.objects.filter(game=game).count() == 30
+    assert bob.post(f"/api/games/{game.pk}/chat", {"text": "hi"}).status_code == 201
+
+
 def test_reading_the_table_marks_it_seen(api: Api, make_user: Callable[..., User]) -> None:
     game, users = _running(make_user)
     api(users[0]).get(f"/api/games/{game.pk}")

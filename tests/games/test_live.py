@@ -214,8 +214,18 @@ def test_moves_reach_every_socket_with_its_own_view(
 @pytest.mark.timeout(900)  # whole games through HTTP and sockets; slow on a loaded machine
 @pytest.mark.parametrize(("players", "bots", "seed"), [(4, ["random"], 11), (3, [], 12)])
 def test_hidden_information_never_leaks_through_api_log_or_socket(
-    server: str, make_user: Callable[..., User], players: int, bots: list[str], seed: int
+    server: str,
+    make_user: Callable[..., User],
+    players: int,
+    bots: list[str],
+    seed: int,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # The spectator below reads the table after every round, as fast as the machine plays:
+    # well over the anonymous limit of 60 calls a minute (tested in test_api.py).
+    from colorado.throttling import AnonymousRateThrottle
+
+    monkeypatch.setattr(AnonymousRateThrottle, "allow_request", lambda self, request: True)
     game, users = _game_with(make_user, players, bots, options={"lakes": "random"})
     truth = Truth(game)
     seats = {u.pk: game.seats.get(user=u).seat for u in users}
