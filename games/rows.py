@@ -78,63 +78,58 @@ def _table(model: type[Model]) -> str:
     return connection.ops.quote_name(model._meta.db_table)
 
 
-def lock_one(model: type[M], pk: int, *, related: str) -> M | None:
-    """Lock the row ``pk`` of ``model`` (``SELECT … FOR UPDATE``) and read the row of its
-    nullable foreign key ``related`` along (cached on the instance, as ``select_related``
-    would), or ``None`` when there is no such row. Call inside a transaction."""
-    fk = model._meta.get_field(related)
-    target: Any = fk.related_model
-    if not hasattr(target, "_meta"):
-        raise TypeError(f"{related} is not a foreign key")
-    own, other = shape(model, "a"), shape(target, "b")
-    sql = (
-        f"SELECT {own.select}, {other.select} FROM {_table(model)} a "
-        f"LEFT JOIN {_table(target)} b ON b.{connection.ops.quote_name(target._meta.pk.column)}"
-        f" = a.{connection.ops.quote_name(fk.column)} "
-        f"WHERE a.{connection.ops.quote_name(model._meta.pk.column)} = %s"
-        f"{_lock_clause('a')}"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [pk])
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    width = len(own.fields)
-    instance = own.build(row[:width])
-    if row[width] is not None:
-        fk.set_cached_value(instance, other.build(row[width:]))  # type: ignore[attr-defined]
-    return instance  # type: ignore[no-any-return]
-
-
-def lock_children(
-    model: type[M], *, parent: str, parent_id: int, related: str, order_by: str
+def _read_with(
+    model: type[M],
+    related: str,
+    *,
+    where: str,
+    value: Any,
+    order_by: str | None = None,
+    outer: bool = False,
 ) -> list[M]:
-    """Lock the rows of ``model`` whose foreign key ``parent`` is ``parent_id``, ordered by
-    ``order_by``, each with the row of its (non-null) foreign key ``related`` read along.
-    Only ``model``'s rows are locked."""
+    """Lock the rows of ``model`` whose field ``where`` is ``value`` and read the row of
+    their foreign key ``related`` along (cached on each instance, as ``select_related``
+    would; ``outer`` for a nullable key). Only ``model``'s rows are locked."""
     fk = model._meta.get_field(related)
     target: Any = fk.related_model
     if not hasattr(target, "_meta"):
         raise TypeError(f"{related} is not a foreign key")
     own, other = shape(model, "a"), shape(target, "b")
     quote = connection.ops.quote_name
+    order = f" ORDER BY a.{quote(model._meta.get_field(order_by).column)}" if order_by else ""
     sql = (
         f"SELECT {own.select}, {other.select} FROM {_table(model)} a "
-        f"JOIN {_table(target)} b ON b.{quote(target._meta.pk.column)} = a.{quote(fk.column)} "
-        f"WHERE a.{quote(model._meta.get_field(parent).column)} = %s "
-        f"ORDER BY a.{quote(model._meta.get_field(order_by).column)}"
-        f"{_lock_clause('a')}"
+        f"{'LEFT JOIN' if outer else 'JOIN'} {_table(target)} b "
+        f"ON b.{quote(target._meta.pk.column)} = a.{quote(fk.column)} "
+        f"WHERE a.{quote(model._meta.get_field(where).column)} = %s{order}{_lock_clause('a')}"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [parent_id])
-        rows = cursor.fetchall()
+        cursor.execute(sql, [value])
+        found = cursor.fetchall()
     width = len(own.fields)
     out = []
-    for row in rows:
+    for row in found:
         instance = own.build(row[:width])
-        fk.set_cached_value(instance, other.build(row[width:]))  # type: ignore[attr-defined]
+        if row[width] is not None:
+            fk.set_cached_value(instance, other.build(row[width:]))  # type: ignore[attr-defined]
         out.append(instance)
     return out
+
+
+def lock_one(model: type[M], pk: int, *, related: str) -> M | None:
+    """Lock the row ``pk`` of ``model`` (``SELECT … FOR UPDATE``) with the row of its
+    nullable foreign key ``related`` read along, or ``None`` when there is no such row. Call
+    inside a transaction."""
+    found = _read_with(model, related, where=model._meta.pk.name, value=pk, outer=True)
+    return found[0] if found else None
+
+
+def lock_children(
+    model: type[M], *, parent: str, parent_id: int, related: str, order_by: str
+) -> list[M]:
+    """Lock the rows of ``model`` whose foreign key ``parent`` is ``parent_id``, ordered by
+    ``order_by``, each with the row of its (non-null) foreign key ``related`` read along."""
+    return _read_with(model, related, where=parent, value=parent_id, order_by=order_by)
 
 
 def _prep(model: type[Model], names: Iterable[str], instance: Model) -> tuple[list[str], list]:
