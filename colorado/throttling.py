@@ -63,3 +63,10 @@ class AddressRateThrottle(SimpleRateThrottle):
 
     def get_cache_key(self, request: HttpRequest) -> str | None:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class MoveRateThrottle(UserRateThrottle):
+    """Moves counted apart from other calls: a burst of moves does not stop a player from
+    reading the table or opening the next one."""
+
+    scope = "moves"

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from ninja import Field, Query, Router, Schema, Status
 
 from colorado.api import ApiError, optional_auth, signed_in
-from colorado.throttling import AnonymousRateThrottle, UserRateThrottle
+from colorado.throttling import AnonymousRateThrottle, MoveRateThrottle, UserRateThrottle
 from games import selectors, services
 from games.errors import GameError, StaleVersion
 from games.models import Game
@@ -148,7 +148,7 @@ def leave_game(request: HttpRequest, game_id: int) -> Json:
     "/games/{game_id}/actions",
     auth=signed_in,
     response=Json,
-    throttle=[UserRateThrottle("1200/min")],
+    throttle=[MoveRateThrottle("1200/min")],
     summary="Submit an action of my seat",
 )
 def submit_action(request: HttpRequest, game_id: int, payload: SubmitAction) -> Json:

@@ -177,6 +177,19 @@ def test_signed_in_callers_are_throttled_per_endpoint(
     assert bob.post(f"/api/games/{game.pk}/chat", {"text": "hi"}).status_code == 201
 
 
+def test_a_burst_of_moves_does_not_stop_a_player_reading_the_table(
+    api: Api, make_user: Callable[..., User]
+) -> None:
+    """Moves have their own limit (1200 a minute); other calls share 600 a minute. A client
+    that has sent 601 move requests still reads the table."""
+    game, users = _running(make_user)
+    alice = api(users[0])
+    for _ in range(601):
+        answer = alice.post(f"/api/games/{game.pk}/actions", raw='{"action": "x"}')
+        assert answer.status_code in (400, 422)
+    assert alice.get(f"/api/games/{game.pk}").status_code == 200
+
+
 def test_reading_the_table_marks_it_seen(api: Api, make_user: Callable[..., User]) -> None:
     game, users = _running(make_user)
     api(users[0]).get(f"/api/games/{game.pk}")
