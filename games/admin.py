@@ -10,7 +10,7 @@ from django.utils.translation import ngettext
 
 from games import services
 from games.errors import GameError
-from games.models import ChatMessage, Game, Invitation, Move, Seat
+from games.models import ChatMessage, Game, Invitation, Move, Seat, SeatHandover
 
 
 class SeatInline(admin.TabularInline):
@@ -21,6 +21,19 @@ class SeatInline(admin.TabularInline):
     can_delete = False
 
 
+class SeatHandoverInline(admin.TabularInline):
+    """Seats handed to a bot (resigned, or replaced by the other players' vote)."""
+
+    model = SeatHandover
+    extra = 0
+    fields = ("seat", "user", "bot_kind", "reason", "version", "created_at")
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False  # hand-overs go through the services (resign, replace vote)
+
+
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
     list_display = ("id", "game", "status", "num_players", "version", "created_at")
@@ -28,7 +41,7 @@ class GameAdmin(admin.ModelAdmin):
     search_fields = ("id", "seats__user__username")
     exclude = ("state", "seed")  # secret until the end; never shown to staff by accident
     readonly_fields = ("version", "seed_hash", "to_act", "result", "setup_events")
-    inlines = [SeatInline]
+    inlines = [SeatInline, SeatHandoverInline]
     actions = ["abort_games"]
 
     @admin.action(description=_("Abort the selected games (not rated, nothing more is played)"))

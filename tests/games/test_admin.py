@@ -44,3 +44,21 @@ def test_admin_aborts_a_running_game_and_keeps_moves_read_only(
     assert game.status == Game.Status.ABORTED
     assert client.get(f"/admin/games/move/{move.pk}/delete/").status_code == 403
     assert Move.objects.filter(pk=move.pk).exists()
+
+
+def test_admin_shows_who_handed_a_seat_to_the_bot(
+    client: Client, make_user: Callable[..., User]
+) -> None:
+    """A resignation is visible on the game's admin page (seat, player, reason), read-only."""
+    from games.deadlines import seat_resign
+
+    staff = make_user(is_staff=True, is_superuser=True)
+    alice, bob = make_user(username="alice-resigns"), make_user()
+    game = services.game_create(creator=alice, players=2, invite=[bob.username])
+    services.game_join(game_id=game.pk, user=bob)
+    seat_resign(game_id=game.pk, user=alice)
+    client.force_login(staff)
+    page = client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
+    assert "alice-resigns" in page
+    assert "seat handover" in page.lower()
+    assert "the player resigned" in page
