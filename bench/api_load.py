@@ -73,10 +73,11 @@ class Http:
         data = json.dumps(body).encode() if body is not None else b""
         headers = [
             ("Host", f"{self.host}:{self.port}"),
-            ("Authorization", f"Bearer {self.token}"),
             ("Content-Type", "application/json"),
             ("Content-Length", str(len(data))),
         ]
+        if self.token:
+            headers.append(("Authorization", f"Bearer {self.token}"))
         out = self.conn.send(h11.Request(method=method, target=path, headers=headers))
         out += self.conn.send(h11.Data(data=data)) if data else b""
         out += self.conn.send(h11.EndOfMessage())
