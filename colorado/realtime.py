@@ -1,23 +1,47 @@
 """Sending to the channel layer from synchronous code, in every run mode.
 
-With Redis the layer is shared by all processes and ``async_to_sync`` is enough. In embedded
-mode (no Redis) the in-memory layer lives on the web server's event loop; the task worker
-runs in a thread of that same process, so sends from such threads are handed to the server's
-loop (``asyncio.run_coroutine_threadsafe``) instead of running on a private loop where the
-waiting sockets would never notice them.
+With Redis the layer is shared by all processes. A send from a request's thread hops onto
+the web server's own loop (``async_to_sync``). A send from a thread with no server loop
+behind it (a Celery task, a management command) goes through one sender event loop per
+process, running in a thread of its own with its own Redis connection: there
+``async_to_sync`` would build a new loop, and the layer a new Redis connection, for every
+send. (A sender loop in the web process too was measured: slower than the hop.)
+
+In embedded mode (no Redis) the in-memory layer lives on the web server's event loop; the
+task worker runs in a thread of that same process, so sends from such threads are handed to
+the server's loop (``asyncio.run_coroutine_threadsafe``) instead of running on a private
+loop where the waiting sockets would never notice them. Other in-memory uses (tests) keep
+``async_to_sync``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from asgiref.sync import SyncToAsync, async_to_sync
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 _server_loop: asyncio.AbstractEventLoop | None = None
 _lock = threading.Lock()
+_sender: tuple[int, asyncio.AbstractEventLoop] | None = None  # (process id, loop)
+SEND_TIMEOUT = 10
+
+
+def _sender_loop() -> asyncio.AbstractEventLoop:
+    """This process's sender loop, started on first use (again after a fork)."""
+    global _sender
+    with _lock:
+        if _sender is None or _sender[0] != os.getpid():
+            loop = asyncio.new_event_loop()
+            thread = threading.Thread(
+                target=loop.run_forever, name="channel-layer-sender", daemon=True
+            )
+            thread.start()
+            _sender = (os.getpid(), loop)
+        return _sender[1]
 
 
 def set_server_loop(loop: asyncio.AbstractEventLoop | None) -> None:
@@ -42,14 +66,28 @@ def group_send_many(messages: list[tuple[str, dict[str, Any]]]) -> None:
         for group, message in messages:
             await layer.group_send(group, message)
 
-    loop = _server_loop
-    if loop is not None and loop.is_running():
-        try:
-            running = asyncio.get_running_loop()
-        except RuntimeError:
-            running = None
-        if running is not loop:
-            future = asyncio.run_coroutine_threadsafe(send_all(), loop)
-            future.result(timeout=10)
+    try:
+        running: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+    except RuntimeError:
+        running = None
+    if isinstance(layer, InMemoryChannelLayer):
+        loop = _server_loop
+        if loop is None or not loop.is_running() or running is loop:
+            async_to_sync(send_all)()
             return
-    async_to_sync(send_all)()
+    elif _request_loop() is not None:
+        async_to_sync(send_all)()  # a request's thread: one hop to the server's loop
+        return
+    else:
+        loop = _sender_loop()
+    asyncio.run_coroutine_threadsafe(send_all(), loop).result(timeout=SEND_TIMEOUT)
+
+
+def _request_loop() -> asyncio.AbstractEventLoop | None:
+    """The running server loop this thread was started from (a request's thread under
+    ASGI), as asgiref records it, or ``None`` (a task worker, a command)."""
+    local = SyncToAsync.threadlocal
+    if getattr(local, "main_event_loop_pid", None) != os.getpid():
+        return None
+    loop: asyncio.AbstractEventLoop | None = getattr(local, "main_event_loop", None)
+    return loop if loop is not None and loop.is_running() else None
