@@ -1,11 +1,11 @@
 """Sending to the channel layer from synchronous code, in every run mode.
 
-With Redis the layer is shared by all processes. A send from a request's thread hops onto
-the web server's own loop (``async_to_sync``). A send from a thread with no server loop
-behind it (a Celery task, a management command) goes through one sender event loop per
-process, running in a thread of its own with its own Redis connection: there
+With Redis the layer is shared by all processes, and sends from synchronous code go through
+one sender event loop per process, running in a thread of its own with its own Redis
+connection. In a thread with no server loop behind it (a Celery task, a command)
 ``async_to_sync`` would build a new loop, and the layer a new Redis connection, for every
-send. (A sender loop in the web process too was measured: slower than the hop.)
+send; in a request's thread it would hop onto the server's loop, which measured the same
+as the sender loop, so one way serves both.
 
 In embedded mode (no Redis) the in-memory layer lives on the web server's event loop; the
 task worker runs in a thread of that same process, so sends from such threads are handed to
@@ -21,7 +21,7 @@ import os
 import threading
 from typing import Any
 
-from asgiref.sync import SyncToAsync, async_to_sync
+from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 _server_loop: asyncio.AbstractEventLoop | None = None
@@ -75,19 +75,6 @@ def group_send_many(messages: list[tuple[str, dict[str, Any]]]) -> None:
         if loop is None or not loop.is_running() or running is loop:
             async_to_sync(send_all)()
             return
-    elif _request_loop() is not None:
-        async_to_sync(send_all)()  # a request's thread: one hop to the server's loop
-        return
     else:
         loop = _sender_loop()
     asyncio.run_coroutine_threadsafe(send_all(), loop).result(timeout=SEND_TIMEOUT)
-
-
-def _request_loop() -> asyncio.AbstractEventLoop | None:
-    """The running server loop this thread was started from (a request's thread under
-    ASGI), as asgiref records it, or ``None`` (a task worker, a command)."""
-    local = SyncToAsync.threadlocal
-    if getattr(local, "main_event_loop_pid", None) != os.getpid():
-        return None
-    loop: asyncio.AbstractEventLoop | None = getattr(local, "main_event_loop", None)
-    return loop if loop is not None and loop.is_running() else None
