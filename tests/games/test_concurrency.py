@@ -132,3 +132,33 @@ def test_two_claims_for_the_same_turn_one_wins_one_is_refused(
     assert len(refused) == 1
     assert refused[0].status in (409, 422)
     assert Move.objects.filter(game=game, version__gt=version).count() == 1
+
+
+def test_two_sweeps_at_once_take_each_pending_turn_mail_once(
+    make_user: Callable[..., User],
+) -> None:
+    """A "your turn" mail waits on its seat; two sweeps running at the same moment (two
+    schedulers, or a slow one overlapping the next) each take a share, never the same one."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Seat
+    from notifications.services import turn_mails_claim
+
+    for _ in range(10):
+        alice, bob = make_user(), make_user()
+        game = services.game_create(
+            creator=alice, players=2, invite=[bob.username], options={"flags": "random"}
+        )
+        services.game_join(game_id=game.pk, user=bob)
+    pending = set(
+        Seat.objects.filter(turn_mail_version__isnull=False).values_list("pk", "turn_mail_version")
+    )
+    assert len(pending) == 20  # both players of each table bid at once: both are due
+    later = timezone.now() + timedelta(hours=1)
+    taken = _run_together([lambda: turn_mails_claim(now=later) for _ in range(4)])
+    claimed = [pair for share in taken for pair in share]
+    assert len(claimed) == len(set(claimed))  # nobody took one twice
+    assert set(claimed) == pending  # and none was left behind
+    assert not Seat.objects.filter(turn_mail_at__isnull=False).exists()
