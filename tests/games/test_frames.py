@@ -107,6 +107,8 @@ def test_each_seat_gets_its_own_frame_after_a_move(make_user: Callable[..., User
     frames = async_to_sync(scenario)()
     seats = {u.pk: selectors.seat_for_user(game=game, user=u).seat for u in users}  # type: ignore[union-attr]
     for user, frame in zip(users, frames, strict=True):
+        # The socket passes on its own seat's frame, never the message carrying them all.
+        assert set(frame) == {"type", *selectors.FRAME_KEYS, "events"}
         assert frame["type"] == "game"
         assert frame["version"] == 2
         assert frame["my_seat"] == seats[user.pk]
@@ -191,7 +193,9 @@ def test_a_player_watching_live_is_marked_seen_and_gets_no_turn_mail(
     from games.models import Seat
     from notifications.services import turn_mail_send
 
-    game, users = _two_player_game(make_user)
+    # With addresses: a turn mail is wanted, so only having watched can hold it back.
+    counter = iter(range(100))
+    game, users = _two_player_game(lambda: make_user(email=f"watcher{next(counter)}@example.org"))
     tokens = [token_create(user=u) for u in users]
 
     def seen() -> dict[int, int]:
@@ -219,3 +223,7 @@ def test_a_player_watching_live_is_marked_seen_and_gets_no_turn_mail(
         assert after[seat] == moved.version
         row = Seat.objects.get(game=game, seat=seat)
         assert turn_mail_send(seat_id=row.pk, version=moved.version) is False
+    # Control: had the player not looked, the mail would have left.
+    row = Seat.objects.get(game=game, seat=moved.to_act[0])
+    Seat.objects.filter(pk=row.pk).update(last_seen_version=0)
+    assert turn_mail_send(seat_id=row.pk, version=moved.version) is True
