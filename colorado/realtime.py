@@ -52,29 +52,20 @@ def set_server_loop(loop: asyncio.AbstractEventLoop | None) -> None:
 
 
 def group_send(group: str, message: dict[str, Any]) -> None:
-    """Send ``message`` to ``group`` from synchronous code; returns when it is queued."""
-    group_send_many([(group, message)])
-
-
-def group_send_many(messages: list[tuple[str, dict[str, Any]]]) -> None:
-    """Send each ``(group, message)`` in order, with one hop to the event loop for all."""
+    """Send ``message`` to ``group`` from synchronous code; returns when it is sent."""
     layer = get_channel_layer()
-    if layer is None or not messages:
+    if layer is None:
         return
-
-    async def send_all() -> None:
-        for group, message in messages:
-            await layer.group_send(group, message)
-
-    try:
-        running: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
-    except RuntimeError:
-        running = None
     if isinstance(layer, InMemoryChannelLayer):
         loop = _server_loop
+        try:
+            running: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
         if loop is None or not loop.is_running() or running is loop:
-            async_to_sync(send_all)()
+            async_to_sync(layer.group_send)(group, message)
             return
     else:
         loop = _sender_loop()
-    asyncio.run_coroutine_threadsafe(send_all(), loop).result(timeout=SEND_TIMEOUT)
+    future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
+    future.result(timeout=SEND_TIMEOUT)

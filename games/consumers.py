@@ -230,7 +230,7 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.seat = payload["my_seat"]  # a join or a hand-over changes it
         await self.send(text_data=json.dumps(payload))
 
-    # --- group messages (carry only ids and versions) ---------------------------------
+    # --- group messages (a move's frames; otherwise ids and versions) ------------------
 
     async def game_update(self, event: dict[str, Any]) -> None:
         version = event.get("version")

@@ -521,7 +521,7 @@ def replace_vote_cast(*, game_id: int, voter: User, seat: Any) -> VoteCount:
     the player (``seat_hand_to_bot``, reason ``vote``): they are out, like a player who
     resigned. Voting twice counts once. ONE transaction holding the game row lock."""
     from games.errors import BadRequest, NotFound
-    from games.services import game_refresh_announce, seat_hand_to_bot
+    from games.services import game_update_announce, seat_hand_to_bot
     from notifications.models import ReplaceVote
 
     if isinstance(seat, bool) or not isinstance(seat, int):
@@ -545,7 +545,7 @@ def replace_vote_cast(*, game_id: int, voter: User, seat: Any) -> VoteCount:
         if replaced:
             seat_hand_to_bot(game_id=game.pk, seat=seat, bot_kind="greedy", reason="vote")
         else:  # the other players' pages show the new count
-            game_refresh_announce(game_id=game.pk, version=int(game.version))
+            game_update_announce(game_id=game.pk, version=int(game.version), refresh=True)
     return VoteCount(votes=votes, needed=needed, replaced=replaced)
 
 

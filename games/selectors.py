@@ -155,7 +155,7 @@ def move_frames(*, game: Game, move: Move, state: Any) -> dict[int | None, dict[
     """The socket frame of every seat (by seat number) and of spectators (``None``) right
     after ``move``, built from what the move's transaction holds in memory (game, seats with
     their users, the new state): no query. Each frame carries only what
-    ``game_document``/``game_log`` give that seat; the caller sends each to its own group."""
+    ``game_document``/``game_log`` give that seat; each socket passes on its own seat's."""
     seats = _seats(game)
     frames: dict[int | None, dict[str, Any]] = {}
     for mine in [*(s for s in seats if s.seat is not None), None]:

@@ -23,7 +23,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -123,10 +122,11 @@ def _ranks(scores: Sequence[int]) -> list[int]:
     return [1 + sum(1 for other in scores if other > s) for s in scores]
 
 
-def game_refresh_announce(*, game_id: int, version: int) -> None:
-    """On commit, have every socket of the game read its document again, at the same
-    version (a change outside the move log: a replace vote cast)."""
-    message = {"type": "game.update", "version": version, "refresh": True}
+def game_update_announce(*, game_id: int, version: int, refresh: bool = False) -> None:
+    """On commit, have every socket of the game read its document again (a change other than
+    a move); with ``refresh`` even at the version it shows (a change that keeps the version:
+    a seat handed to a bot, a replace vote cast)."""
+    message = {"type": "game.update", "version": version, "refresh": refresh}
     transaction.on_commit(lambda: _broadcast(game_id, message))
 
 
@@ -186,8 +186,7 @@ def _after_change(
     if move is not None and state is not None:
         transaction.on_commit(lambda: _send_frames(game, move, state))
     else:
-        message = {"type": "game.update", "version": version, "refresh": refresh}
-        transaction.on_commit(lambda: _broadcast(game_id, message))
+        game_update_announce(game_id=game_id, version=version, refresh=refresh)
     if bot_due:
         from games.tasks import queue_bot_move
 
@@ -640,9 +639,7 @@ def seat_mark_seen(*, game_id: int, user: User, version: Any) -> None:
         return
     if user is None or not getattr(user, "is_authenticated", False):
         return
-    Seat.objects.filter(
-        Q(last_seen_version__lt=version), game_id=_check_id(game_id), user=user
-    ).update(last_seen_version=version)
+    rows.raise_to(Seat, "last_seen_version", version, game=_check_id(game_id), user=user.pk)
 
 
 def seats_mark_seen(marks: Mapping[tuple[int, int], int]) -> None:
