@@ -10,13 +10,14 @@ Django's connection (same transaction, same converters, so the rows come back as
 usual model instances with the usual Python values on PostgreSQL and SQLite alike).
 
 Only the shapes the move path needs: lock one row (with a related row read along), lock the
-rows of a parent (with a related row each), insert a row, update some fields of a row.
+rows of a parent (with a related row each), insert or upsert a row, update some fields of
+rows, raise a counter that never moves back, ask whether a row exists.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from django.db import connection
@@ -62,7 +63,7 @@ def _shape(model: type[Model], alias: str, vendor: str) -> _Shape:
     return _Shape(model, alias)
 
 
-def shape(model: type[Model], alias: str) -> _Shape:
+def _shape_of(model: type[Model], alias: str) -> _Shape:
     return _shape(model, alias, connection.vendor)  # type: ignore[arg-type]
 
 
@@ -94,7 +95,7 @@ def _read_with(
     target: Any = fk.related_model
     if not hasattr(target, "_meta"):
         raise TypeError(f"{related} is not a foreign key")
-    own, other = shape(model, "a"), shape(target, "b")
+    own, other = _shape_of(model, "a"), _shape_of(target, "b")
     quote = connection.ops.quote_name
     order = f" ORDER BY a.{quote(model._meta.get_field(order_by).column)}" if order_by else ""
     sql = (
@@ -132,40 +133,50 @@ def lock_children(
     return _read_with(model, related, where=parent, value=parent_id, order_by=order_by)
 
 
-def _prep(model: type[Model], names: Iterable[str], instance: Model) -> tuple[list[str], list]:
-    columns, params = [], []
-    for name in names:
-        field = model._meta.get_field(name)
-        columns.append(connection.ops.quote_name(field.column))  # type: ignore[union-attr]
-        value = getattr(instance, field.attname)  # type: ignore[union-attr]
-        params.append(field.get_db_prep_save(value, connection))  # type: ignore[union-attr]
-    return columns, params
+def _equals(model: type[Model], values: dict[str, Any]) -> tuple[list[str], list[Any]]:
+    """``"<column> = %s"`` for each field name of ``values`` (foreign keys by name, their id
+    as the value), with each value prepared for the database as the ORM would."""
+    quote = connection.ops.quote_name
+    terms, params = [], []
+    for name, value in values.items():
+        field: Any = model._meta.get_field(name)
+        terms.append(f"{quote(field.column)} = %s")
+        params.append(field.get_db_prep_save(value, connection))
+    return terms, params
+
+
+def _values(instance: Model, fields: Sequence[str]) -> dict[str, Any]:
+    meta = type(instance)._meta
+    return {n: getattr(instance, meta.get_field(n).attname) for n in fields}  # type: ignore[union-attr]
+
+
+def _insert_sql(instance: Model, fields: Sequence[str]) -> tuple[str, list[Any]]:
+    terms, params = _equals(type(instance), _values(instance, fields))
+    columns = ", ".join(term.removesuffix(" = %s") for term in terms)
+    marks = ", ".join(["%s"] * len(terms))
+    return f"INSERT INTO {_table(type(instance))} ({columns}) VALUES ({marks})", params
+
+
+def _update(model: type[Model], values: dict[str, Any], where: str, where_params: list) -> None:
+    sets, params = _equals(model, values)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {_table(model)} SET {', '.join(sets)} WHERE {where}", [*params, *where_params]
+        )
+
+
+def _pk(model: type[Model]) -> str:
+    return connection.ops.quote_name(model._meta.pk.column)
 
 
 def insert(instance: Model, fields: Sequence[str]) -> None:
     """INSERT ``instance``'s ``fields`` (auto fields such as ``created_at`` are the caller's
     to fill) and set its primary key."""
-    model = type(instance)
-    columns, params = _prep(model, fields, instance)
-    pk = connection.ops.quote_name(model._meta.pk.column)
-    sql = (
-        f"INSERT INTO {_table(model)} ({', '.join(columns)}) "
-        f"VALUES ({', '.join(['%s'] * len(columns))}) RETURNING {pk}"
-    )
+    sql, params = _insert_sql(instance, fields)
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(f"{sql} RETURNING {_pk(type(instance))}", params)
         instance.pk = cursor.fetchone()[0]
     instance._state.adding = False
-
-
-def update(instance: Model, fields: Sequence[str]) -> None:
-    """UPDATE ``instance``'s row: ``fields`` only, from the instance's values."""
-    model = type(instance)
-    columns, params = _prep(model, fields, instance)
-    sets = ", ".join(f"{c} = %s" for c in columns)
-    pk = connection.ops.quote_name(model._meta.pk.column)
-    with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE {_table(model)} SET {sets} WHERE {pk} = %s", [*params, instance.pk])
 
 
 def upsert(
@@ -173,63 +184,40 @@ def upsert(
 ) -> None:
     """INSERT ``instance``'s ``fields``; when a row with the same ``conflict`` columns
     exists, set its ``update`` fields instead (``ON CONFLICT … DO UPDATE``)."""
-    model = type(instance)
-    columns, params = _prep(model, fields, instance)
-    quote = connection.ops.quote_name
-    keys = ", ".join(quote(model._meta.get_field(n).column) for n in conflict)  # type: ignore[union-attr]
-    sets = ", ".join(
-        f"{c} = EXCLUDED.{c}"
-        for c in (quote(model._meta.get_field(n).column) for n in update)  # type: ignore[union-attr]
-    )
-    sql = (
-        f"INSERT INTO {_table(model)} ({', '.join(columns)}) "
-        f"VALUES ({', '.join(['%s'] * len(columns))}) ON CONFLICT ({keys}) DO UPDATE SET {sets}"
-    )
+    meta = type(instance)._meta
+    sql, params = _insert_sql(instance, fields)
+    column = {n: connection.ops.quote_name(meta.get_field(n).column) for n in fields}  # type: ignore[union-attr]
+    keys = ", ".join(column[n] for n in conflict)
+    sets = ", ".join(f"{column[n]} = EXCLUDED.{column[n]}" for n in update)
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(f"{sql} ON CONFLICT ({keys}) DO UPDATE SET {sets}", params)
+
+
+def update(instance: Model, fields: Sequence[str]) -> None:
+    """UPDATE ``instance``'s row: ``fields`` only, from the instance's values."""
+    model = type(instance)
+    _update(model, _values(instance, fields), f"{_pk(model)} = %s", [instance.pk])
 
 
 def update_pks(model: type[Model], pks: Sequence[Any], **values: Any) -> None:
-    """UPDATE the rows ``pks`` of ``model``: each gets the same ``values``."""
-    quote = connection.ops.quote_name
-    sets, params = [], []
-    for name, value in values.items():
-        field = model._meta.get_field(name)
-        sets.append(f"{quote(field.column)} = %s")  # type: ignore[union-attr]
-        params.append(field.get_db_prep_save(value, connection))  # type: ignore[union-attr]
-    marks = ", ".join(["%s"] * len(pks))
-    sql = (
-        f"UPDATE {_table(model)} SET {', '.join(sets)} "
-        f"WHERE {quote(model._meta.pk.column)} IN ({marks})"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, *pks])
-
-
-def exists(model: type[Model], **equal: Any) -> bool:
-    """Whether a row of ``model`` has these column values (``field=value``, foreign keys by
-    their id)."""
-    quote = connection.ops.quote_name
-    where, params = [], []
-    for name, value in equal.items():
-        field = model._meta.get_field(name)
-        where.append(f"{quote(field.column)} = %s")  # type: ignore[union-attr]
-        params.append(value)
-    sql = f"SELECT 1 FROM {_table(model)} WHERE {' AND '.join(where)} LIMIT 1"
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.fetchone() is not None
+    """UPDATE the rows ``pks`` of ``model``: each gets the same ``values`` (one statement)."""
+    if pks:
+        _update(model, values, f"{_pk(model)} IN ({', '.join(['%s'] * len(pks))})", list(pks))
 
 
 def raise_to(model: type[Model], name: str, value: Any, **equal: Any) -> None:
     """Set the field ``name`` to ``value`` on the rows with these column values
     (``field=value``, foreign keys by their id) where it is lower: it never moves back."""
-    quote = connection.ops.quote_name
-    column = quote(model._meta.get_field(name).column)  # type: ignore[union-attr]
-    where, params = [f"{column} < %s"], [value]
-    for key, wanted in equal.items():
-        where.append(f"{quote(model._meta.get_field(key).column)} = %s")  # type: ignore[union-attr]
-        params.append(wanted)
-    sql = f"UPDATE {_table(model)} SET {column} = %s WHERE {' AND '.join(where)}"
+    (term,), _ = _equals(model, {name: value})
+    terms, params = _equals(model, equal)
+    lower = term.replace(" = ", " < ")
+    _update(model, {name: value}, " AND ".join([lower, *terms]), [value, *params])
+
+
+def exists(model: type[Model], **equal: Any) -> bool:
+    """Whether a row of ``model`` has these column values (``field=value``, foreign keys by
+    their id)."""
+    terms, params = _equals(model, equal)
     with connection.cursor() as cursor:
-        cursor.execute(sql, [value, *params])
+        cursor.execute(f"SELECT 1 FROM {_table(model)} WHERE {' AND '.join(terms)} LIMIT 1", params)
+        return cursor.fetchone() is not None
