@@ -172,7 +172,7 @@ def game_log(request: HttpRequest, game_id: int, since: int = 0) -> list[Json]:
     game = _game(game_id, request)
     if not 0 <= since < MAX_ID:
         raise ApiError(400, "bad_request", _("since must be a version number."))
-    return selectors.game_log(game=game, user=_user(request), since=since)
+    return selectors.game_log(game=game, user=_user(request), since=since, between_at_since=True)
 
 
 @router.get(

@@ -213,11 +213,24 @@ def handover_entry(handover: SeatHandover) -> dict[str, Any]:
 
 
 def game_log(
-    *, game: Game, user: Any, since: int = 0, chat: bool = True, until: int | None = None
+    *,
+    game: Game,
+    user: Any,
+    since: int = 0,
+    chat: bool = True,
+    until: int | None = None,
+    between_at_since: bool = False,
 ) -> list[dict[str, Any]]:
     """The events ``user`` may see after version ``since`` (up to ``until``), in order, the
     seats handed to a bot after it (``seat_handed_to_bot``: resigned or replaced by vote)
-    and the chat said after it. Spectators see the public events only."""
+    and the chat said after it. Spectators see the public events only.
+
+    What happens between two moves (chat, a hand-over) carries the version it followed. With
+    ``between_at_since`` those entries at version ``since`` itself are included: the API's
+    ``since`` is "the version I last saw", and chat said while the table stood at that
+    version came after it (a client polling at an unchanged version gets them again, told
+    apart by ``id``/``at``). Sockets leave it off: they receive such entries live."""
+    between_since = since - 1 if between_at_since else since
     mine = seat_for_user(game=game, user=user)
     seat = mine.seat if mine is not None else None
     out: list[dict[str, Any]] = []
@@ -236,14 +249,14 @@ def game_log(
             for e in move.events
             if _visible(e, seat)
         ]
-    handovers = SeatHandover.objects.filter(game=game, version__gt=since)
+    handovers = SeatHandover.objects.filter(game=game, version__gt=between_since)
     if until is not None:
         handovers = handovers.filter(version__lte=until)
     out += [handover_entry(h) for h in handovers.order_by("version", "created_at", "id")]
     if chat:
         messages = ChatMessage.objects.filter(game=game)
-        if since > 0:
-            messages = messages.filter(version__gt=since)
+        if between_since > 0:
+            messages = messages.filter(version__gt=between_since)
         out += [chat_entry(m) for m in messages.select_related("user").order_by("created_at", "id")]
     out.sort(key=_log_order)
     return out

@@ -116,6 +116,31 @@ def test_log_since_a_version(api: Api, make_user: Callable[..., User]) -> None:
     assert "bids_revealed" in [e["type"] for e in later]
 
 
+def test_log_since_my_version_lists_what_was_said_and_done_at_it(
+    api: Api, make_user: Callable[..., User]
+) -> None:
+    """A client polling ``log?since=<the version I last saw>`` gets the chat said and the
+    seats handed to a bot while the table stood at that version (they carry the version
+    they followed), and not again once it has seen a later version."""
+    game, users = _running(make_user)
+    seen = game.version
+    services.chat_post(game_id=game.pk, user=users[1], text="howdy")
+    polled = api(users[0]).get(f"/api/games/{game.pk}/log?since={seen}").json()
+    assert [e["text"] for e in polled if e["type"] == "chat"] == ["howdy"]
+
+    for user in users:
+        services.action_submit(game_id=game.pk, user=user, action={"type": "bid", "cowboys": []})
+    game.refresh_from_db()
+    after = api(users[0]).get(f"/api/games/{game.pk}/log?since={game.version}").json()
+    assert [e for e in after if e["type"] == "chat"] == []
+
+    seen = game.version
+    services.seat_hand_to_bot(game_id=game.pk, seat=1, reason="resign")
+    polled = api(users[0]).get(f"/api/games/{game.pk}/log?since={seen}").json()
+    handovers = [e for e in polled if e["type"] == "seat_handed_to_bot"]
+    assert [(e["seat"], e["version"]) for e in handovers] == [(1, seen)]
+
+
 def test_export_only_after_the_end_and_it_replays(api: Api, make_user: Callable[..., User]) -> None:
     game, users = _running(make_user)
     running = api(users[0]).get(f"/api/games/{game.pk}/export")
