@@ -134,17 +134,20 @@ def pct(values: list[float], q: float) -> float:
 
 
 class Player:
-    def __init__(self, index: int, token: str, username: str, base: str, stats: Stats) -> None:
+    def __init__(
+        self, index: int, token: str, username: str, base: str, ws_base: str, stats: Stats
+    ) -> None:
         self.index = index
         self.token = token
         self.username = username
         self.base = base
+        self.ws_base = ws_base
         self.http = Http(base, token)
         self.stats = stats
         self.rng = random.Random(index)
 
     async def play(self, game_id: int, deadline: float) -> None:
-        ws_url = self.base.replace("http", "ws", 1) + f"/ws/games/{game_id}/?token={self.token}"
+        ws_url = self.ws_base + f"/ws/games/{game_id}/?token={self.token}"
         latest: dict[str, Any] = {"version": -1}
         wake = asyncio.Event()
         acted_at = -1
@@ -253,10 +256,12 @@ def make_users(count: int) -> list[tuple[str, str]]:
     return out
 
 
-def start_server(port: int, workers: int) -> subprocess.Popen[bytes]:
+def start_server(
+    port: int, workers: int, app: str = "colorado.asgi:application", probe: str = "/healthz"
+) -> subprocess.Popen[bytes]:
     env = {**os.environ, "LOG_LEVEL": "WARNING", "DJANGO_ENV": "test", "DEBUG": "0"}
     cmd = [
-        sys.executable, "-m", "uvicorn", "colorado.asgi:application",
+        sys.executable, "-m", "uvicorn", app,
         "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers),
         "--log-level", "warning", "--no-access-log",
     ]  # fmt: skip
@@ -265,7 +270,7 @@ def start_server(port: int, workers: int) -> subprocess.Popen[bytes]:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2):
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{probe}", timeout=2):
                 return proc
         except OSError:
             time.sleep(0.3)
@@ -288,7 +293,8 @@ def stop_server(proc: subprocess.Popen[bytes]) -> None:
 
 async def run(args: argparse.Namespace, base: str, users: list[tuple[str, str]]) -> Stats:
     stats = Stats()
-    players = [Player(i, tok, name, base, stats) for i, (name, tok) in enumerate(users)]
+    ws_base = args.ws_url or base.replace("http", "ws", 1)
+    players = [Player(i, tok, name, base, ws_base, stats) for i, (name, tok) in enumerate(users)]
     start = time.perf_counter()
     deadline = start + args.duration
     groups = [players[i : i + args.players] for i in range(0, len(players), args.players)]
@@ -307,6 +313,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--port", type=int, default=0, help="default: a free port")
     parser.add_argument("--url", help="use a running server instead of starting one")
+    parser.add_argument(
+        "--ws-url", help="with --url: where the sockets are served, if not at the same address"
+    )
     args = parser.parse_args()
     if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
         sys.exit("Set DATABASE_URL (PostgreSQL) and REDIS_URL.")

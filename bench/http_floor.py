@@ -6,6 +6,8 @@ Starts the same server as ``bench/api_load.py`` (``uvicorn colorado.asgi:applica
 ``/healthz``: one ``SELECT 1`` and one cache read, through the whole middleware stack) as
 fast as they can for ``--duration`` seconds. Prints requests per second and latency
 p50/p99. A move costs at least this much, plus its own work and its socket frames.
+``--app bench.floor_apps:bare`` (no framework) or ``bench.floor_apps:django`` (Django with
+no middleware and no database) measure the floor under the site itself.
 
     DATABASE_URL=postgres://… REDIS_URL=redis://… .venv/bin/python bench/http_floor.py
 """
@@ -47,13 +49,20 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--duration", type=float, default=15)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--app",
+        default="colorado.asgi:application",
+        help="the ASGI app to serve; bench.floor_apps:bare or bench.floor_apps:django for "
+        "the floor without the site",
+    )
     args = parser.parse_args()
-    if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
+    site = args.app == "colorado.asgi:application"
+    if site and (not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL")):
         sys.exit("Set DATABASE_URL (PostgreSQL) and REDIS_URL.")
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    proc = start_server(port, args.workers)
+    proc = start_server(port, args.workers, app=args.app, probe=args.path)
     try:
         try:
             import uvloop
@@ -69,6 +78,7 @@ def main() -> None:
     result = {
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}",
+        "app": args.app,
         "path": args.path,
         "clients": args.clients,
         "server_workers": args.workers,
