@@ -255,7 +255,7 @@ def game_log(
     out += [handover_entry(h) for h in handovers.order_by("version", "created_at", "id")]
     if chat:
         messages = ChatMessage.objects.filter(game=game)
-        if between_since > 0:
+        if since > 0:  # since=0: all of it, the chat of the open table too
             messages = messages.filter(version__gt=between_since)
         out += [chat_entry(m) for m in messages.select_related("user").order_by("created_at", "id")]
     out.sort(key=_log_order)

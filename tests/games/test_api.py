@@ -122,11 +122,17 @@ def test_log_since_my_version_lists_what_was_said_and_done_at_it(
     """A client polling ``log?since=<the version I last saw>`` gets the chat said and the
     seats handed to a bot while the table stood at that version (they carry the version
     they followed), and not again once it has seen a later version."""
-    game, users = _running(make_user)
+    users = [make_user(), make_user()]
+    game = services.game_create(creator=users[0], players=2, options={"flags": "random"})
+    services.chat_post(game_id=game.pk, user=users[0], text="anyone?")  # open table: version 0
+    services.game_join(game_id=game.pk, user=users[1])
+    game.refresh_from_db()
     seen = game.version
     services.chat_post(game_id=game.pk, user=users[1], text="howdy")
     polled = api(users[0]).get(f"/api/games/{game.pk}/log?since={seen}").json()
     assert [e["text"] for e in polled if e["type"] == "chat"] == ["howdy"]
+    everything = api(users[0]).get(f"/api/games/{game.pk}/log?since=0").json()
+    assert [e["text"] for e in everything if e["type"] == "chat"] == ["anyone?", "howdy"]
 
     for user in users:
         services.action_submit(game_id=game.pk, user=user, action={"type": "bid", "cowboys": []})
