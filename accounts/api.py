@@ -32,7 +32,7 @@ class TokenResponse(Schema):
     "/auth/token",
     auth=None,
     response={200: TokenResponse},
-    throttle=[AddressRateThrottle("20/min")],
+    throttle=[AddressRateThrottle("20/min", scope="token")],
     summary="Exchange a username and password for an API token",
 )
 def token_create(request: HttpRequest, payload: TokenRequest) -> dict[str, str]:

@@ -5,6 +5,10 @@ admits anonymous callers (``optional_auth``) sets to ``True`` for them: every an
 caller of such an endpoint was counted in one shared bucket under the key of ``"True"``,
 and none by address. These classes ask who the caller is instead.
 
+A limit set on one endpoint takes a ``scope`` of its own (``UserRateThrottle("30/min",
+scope="chat")``): with the default scope it would share its count with the site-wide limit
+of the same kind, and every other call of the caller would use up the endpoint's allowance.
+
 Anonymous limits (the token endpoint's guard against password guessing included) are
 counted in the shared cache, so they hold across server processes. Signed-in callers'
 limits are fair-use limits, not a defence against guessing, and are counted in each
@@ -31,7 +35,14 @@ def caller(request: HttpRequest) -> Any:
     return None
 
 
-class AnonymousRateThrottle(SimpleRateThrottle):
+class _ScopedRateThrottle(SimpleRateThrottle):
+    def __init__(self, rate: str, *, scope: str | None = None) -> None:
+        if scope is not None:
+            self.scope = scope
+        super().__init__(rate)
+
+
+class AnonymousRateThrottle(_ScopedRateThrottle):
     """Anonymous callers, per address, in the shared cache; signed-in callers pass."""
 
     scope = "anon"
@@ -42,7 +53,7 @@ class AnonymousRateThrottle(SimpleRateThrottle):
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
-class UserRateThrottle(SimpleRateThrottle):
+class UserRateThrottle(_ScopedRateThrottle):
     """Signed-in callers, per user, in this process's memory; anonymous callers pass."""
 
     scope = "user"
@@ -55,7 +66,7 @@ class UserRateThrottle(SimpleRateThrottle):
         return self.cache_format % {"scope": self.scope, "ident": user.pk}
 
 
-class AddressRateThrottle(SimpleRateThrottle):
+class AddressRateThrottle(_ScopedRateThrottle):
     """Every caller, signed in or not, per address, in the shared cache (the password guard
     of ``POST /api/auth/token``: a session must not lift it)."""
 
@@ -63,10 +74,3 @@ class AddressRateThrottle(SimpleRateThrottle):
 
     def get_cache_key(self, request: HttpRequest) -> str | None:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
-
-
-class MoveRateThrottle(UserRateThrottle):
-    """Moves counted apart from other calls: a burst of moves does not stop a player from
-    reading the table or opening the next one."""
-
-    scope = "moves"

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from ninja import Field, Query, Router, Schema, Status
 
 from colorado.api import ApiError, optional_auth, signed_in
-from colorado.throttling import AnonymousRateThrottle, MoveRateThrottle, UserRateThrottle
+from colorado.throttling import AnonymousRateThrottle, UserRateThrottle
 from games import selectors, services
 from games.errors import GameError, StaleVersion
 from games.models import Game
@@ -148,7 +148,8 @@ def leave_game(request: HttpRequest, game_id: int) -> Json:
     "/games/{game_id}/actions",
     auth=signed_in,
     response=Json,
-    throttle=[MoveRateThrottle("1200/min")],
+    # Moves counted apart: a burst of moves does not stop a player reading the table.
+    throttle=[UserRateThrottle("1200/min", scope="moves")],
     summary="Submit an action of my seat",
 )
 def submit_action(request: HttpRequest, game_id: int, payload: SubmitAction) -> Json:
@@ -179,7 +180,10 @@ def game_log(request: HttpRequest, game_id: int, since: int = 0) -> list[Json]:
     "/games/{game_id}/export",
     auth=optional_auth,
     response=Json,
-    throttle=[AnonymousRateThrottle("20/min"), UserRateThrottle("120/min")],
+    throttle=[
+        AnonymousRateThrottle("20/min", scope="export"),
+        UserRateThrottle("120/min", scope="export"),
+    ],
     summary="The replayable record of a finished game",
 )
 def export_game(request: HttpRequest, game_id: int) -> Json:
@@ -198,7 +202,7 @@ def export_game(request: HttpRequest, game_id: int) -> Json:
     "/games/{game_id}/chat",
     auth=signed_in,
     response={201: Json},
-    throttle=[UserRateThrottle("30/min")],
+    throttle=[UserRateThrottle("30/min", scope="chat")],
     summary="Say something at the table",
 )
 def post_chat(request: HttpRequest, game_id: int, payload: ChatIn) -> Status[Json]:

@@ -208,6 +208,21 @@ def test_signed_in_callers_are_throttled_per_endpoint(
     assert bob.post(f"/api/games/{game.pk}/chat", {"text": "hi"}).status_code == 201
 
 
+def test_an_endpoints_own_limit_counts_only_its_own_calls(
+    api: Api, make_user: Callable[..., User]
+) -> None:
+    """A player whose client read the table 40 times this minute still chats (chat's 30 a
+    minute counts chat only), and an anonymous visitor who read it 30 times still asks for
+    the export (its 20 a minute counts exports only; a running game's is refused, 409)."""
+    game, users = _running(make_user)
+    alice = api(users[0])
+    assert {alice.get(f"/api/games/{game.pk}").status_code for _ in range(40)} == {200}
+    assert alice.post(f"/api/games/{game.pk}/chat", {"text": "hi"}).status_code == 201
+    anonymous = api(None)
+    assert {anonymous.get(f"/api/games/{game.pk}").status_code for _ in range(30)} == {200}
+    assert anonymous.get(f"/api/games/{game.pk}/export").status_code == 409
+
+
 def test_a_burst_of_moves_does_not_stop_a_player_reading_the_table(
     api: Api, make_user: Callable[..., User]
 ) -> None:
