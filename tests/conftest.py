@@ -72,6 +72,5 @@ def fresh_cache(settings: Any, worker_id: str) -> None:
 
 
 def channel_prefix(worker_id: str) -> str:
-    import os
-
+    """The channel layer prefix of a test worker (the live servers it starts share it)."""
     return f"{os.environ.get('CHANNEL_PREFIX', 'colorado')}-test-{worker_id}"

@@ -14,7 +14,6 @@ from accounts.services import token_create
 from colorado.celery import app as celery_app
 from games import selectors, services
 from games.models import Game
-from tests.conftest import channel_prefix  # noqa: F401  (imported from here by live tests)
 
 
 @pytest.fixture(autouse=True)

@@ -20,7 +20,8 @@ from accounts.services import token_create
 from games import selectors, services
 from games.engine import get_game
 from games.models import Game, Move
-from tests.games.conftest import ApiClient, channel_prefix
+from tests.conftest import channel_prefix
+from tests.games.conftest import ApiClient
 from tests.games.live import Socket, live_server
 
 pytestmark = [
