@@ -4,6 +4,7 @@ on a frame that does not follow what it showed (api.md, live table)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from typing import Any
@@ -208,8 +209,6 @@ def test_a_player_watching_live_is_marked_seen_and_gets_no_turn_mail(
         moved = await sync_to_async(_act)(game, users)
         for s in sockets:
             await s.receive_from(timeout=10)
-        import asyncio
-
         await asyncio.sleep(1.5)  # the batch of marks is written once a second
         while_open = await sync_to_async(seen)()
         for s in sockets:
