@@ -97,12 +97,12 @@ def _read_with(
         raise TypeError(f"{related} is not a foreign key")
     own, other = _shape_of(model, "a"), _shape_of(target, "b")
     quote = connection.ops.quote_name
-    order = f" ORDER BY a.{quote(model._meta.get_field(order_by).column)}" if order_by else ""
+    order = f" ORDER BY a.{_column(model, order_by)}" if order_by else ""
     sql = (
         f"SELECT {own.select}, {other.select} FROM {_table(model)} a "
         f"{'LEFT JOIN' if outer else 'JOIN'} {_table(target)} b "
         f"ON b.{quote(target._meta.pk.column)} = a.{quote(fk.column)} "
-        f"WHERE a.{quote(model._meta.get_field(where).column)} = %s{order}{_lock_clause('a')}"
+        f"WHERE a.{_column(model, where)} = %s{order}{_lock_clause('a')}"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [value])
@@ -133,16 +133,25 @@ def lock_children(
     return _read_with(model, related, where=parent, value=parent_id, order_by=order_by)
 
 
-def _equals(model: type[Model], values: dict[str, Any]) -> tuple[list[str], list[Any]]:
-    """``"<column> = %s"`` for each field name of ``values`` (foreign keys by name, their id
-    as the value), with each value prepared for the database as the ORM would."""
-    quote = connection.ops.quote_name
-    terms, params = [], []
+def _column(model: type[Model], name: str) -> str:
+    return connection.ops.quote_name(model._meta.get_field(name).column)  # type: ignore[union-attr]
+
+
+def _columns(model: type[Model], values: dict[str, Any]) -> tuple[list[str], list[Any]]:
+    """The quoted column of each field name of ``values`` (foreign keys by name, their id as
+    the value), with each value prepared for the database as the ORM would."""
+    columns, params = [], []
     for name, value in values.items():
         field: Any = model._meta.get_field(name)
-        terms.append(f"{quote(field.column)} = %s")
+        columns.append(connection.ops.quote_name(field.column))
         params.append(field.get_db_prep_save(value, connection))
-    return terms, params
+    return columns, params
+
+
+def _equals(model: type[Model], values: dict[str, Any]) -> tuple[list[str], list[Any]]:
+    """``"<column> = %s"`` for each field name of ``values``, and the values (``_columns``)."""
+    columns, params = _columns(model, values)
+    return [f"{column} = %s" for column in columns], params
 
 
 def _values(instance: Model, fields: Sequence[str]) -> dict[str, Any]:
@@ -151,10 +160,9 @@ def _values(instance: Model, fields: Sequence[str]) -> dict[str, Any]:
 
 
 def _insert_sql(instance: Model, fields: Sequence[str]) -> tuple[str, list[Any]]:
-    terms, params = _equals(type(instance), _values(instance, fields))
-    columns = ", ".join(term.removesuffix(" = %s") for term in terms)
-    marks = ", ".join(["%s"] * len(terms))
-    return f"INSERT INTO {_table(type(instance))} ({columns}) VALUES ({marks})", params
+    columns, params = _columns(type(instance), _values(instance, fields))
+    marks = ", ".join(["%s"] * len(columns))
+    return f"INSERT INTO {_table(type(instance))} ({', '.join(columns)}) VALUES ({marks})", params
 
 
 def _update(model: type[Model], values: dict[str, Any], where: str, where_params: list) -> None:
@@ -184,11 +192,10 @@ def upsert(
 ) -> None:
     """INSERT ``instance``'s ``fields``; when a row with the same ``conflict`` columns
     exists, set its ``update`` fields instead (``ON CONFLICT … DO UPDATE``)."""
-    meta = type(instance)._meta
+    model = type(instance)
     sql, params = _insert_sql(instance, fields)
-    column = {n: connection.ops.quote_name(meta.get_field(n).column) for n in fields}  # type: ignore[union-attr]
-    keys = ", ".join(column[n] for n in conflict)
-    sets = ", ".join(f"{column[n]} = EXCLUDED.{column[n]}" for n in update)
+    keys = ", ".join(_column(model, n) for n in conflict)
+    sets = ", ".join(f"{_column(model, n)} = EXCLUDED.{_column(model, n)}" for n in update)
     with connection.cursor() as cursor:
         cursor.execute(f"{sql} ON CONFLICT ({keys}) DO UPDATE SET {sets}", params)
 
@@ -208,10 +215,9 @@ def update_pks(model: type[Model], pks: Sequence[Any], **values: Any) -> None:
 def raise_to(model: type[Model], name: str, value: Any, **equal: Any) -> None:
     """Set the field ``name`` to ``value`` on the rows with these column values
     (``field=value``, foreign keys by their id) where it is lower: it never moves back."""
-    (term,), _ = _equals(model, {name: value})
+    (column,), (prepared,) = _columns(model, {name: value})
     terms, params = _equals(model, equal)
-    lower = term.replace(" = ", " < ")
-    _update(model, {name: value}, " AND ".join([lower, *terms]), [value, *params])
+    _update(model, {name: value}, " AND ".join([f"{column} < %s", *terms]), [prepared, *params])
 
 
 def exists(model: type[Model], **equal: Any) -> bool:
