@@ -8,12 +8,14 @@ Standard library only, so it works on a bare machine with Python 3.11:
 * ``run``: migrates, creates the demo account (credentials printed) and serves the site on
   ``http://127.0.0.1:$PORT`` with a task worker and the periodic scheduler. Without
   ``REDIS_URL`` all three run inside one process (``manage.py serve``); with it they are
-  three processes (uvicorn, celery worker, celery beat). Ctrl-C stops everything;
+  three processes (uvicorn, celery worker, celery beat), and one that dies is started again
+  (after a wait that grows while it keeps dying at once). Ctrl-C or SIGTERM stops everything;
 * ``test``: runs the whole pytest suite (extra arguments go to pytest).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import signal
@@ -75,76 +77,179 @@ def base_env() -> dict[str, str]:
     return env
 
 
+#: A part of the services mode that dies is started again after RESTART_DELAY seconds; if it
+#: dies again within STABLE_SECONDS of starting, the wait doubles each time up to
+#: RESTART_DELAY_MAX, so a part that cannot start (port taken, broker down) is retried calmly
+#: instead of spinning.
+RESTART_DELAY = 1.0
+RESTART_DELAY_MAX = 30.0
+STABLE_SECONDS = 30.0
+#: On Ctrl-C or SIGTERM each part gets the signal, then this long to stop before it is killed.
+STOP_SECONDS = 15.0
+
+
+class Stop:
+    """Turns Ctrl-C, SIGTERM and SIGHUP into a flag the supervising loop reads.
+
+    The parts run in process groups of their own (so a dead worker's pool processes can be
+    cleaned up with it); a terminal's Ctrl-C or hang-up therefore reaches only this process,
+    which forwards it. Without the handler a SIGTERM would end this process and leave the
+    parts running."""
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            signal.signal(signum, self._note)
+
+    def _note(self, signum: int, _frame: object) -> None:
+        self.signum = signum
+
+
+class Part:
+    """One process of the run command, started at once in a process group of its own."""
+
+    def __init__(self, name: str, command: list[str], env: dict[str, str]) -> None:
+        self.name = name
+        self.command = command
+        self.env = env
+        self.delay = 0.0  # the wait before the last restart
+        self.restart_at: float | None = None
+        self.proc = self._spawn()
+
+    def _spawn(self) -> subprocess.Popen[bytes]:
+        self.started = time.monotonic()
+        return subprocess.Popen(self.command, env=self.env, cwd=ROOT, process_group=0)
+
+    def restart(self) -> None:
+        self.proc = self._spawn()
+        self.restart_at = None
+        say(f"{self.name} started again (pid {self.proc.pid})")
+
+    def next_delay(self, now: float) -> float:
+        """The wait before restarting: short after a run that lasted, doubling while the part
+        keeps dying at once."""
+        if self.delay == 0 or now - self.started >= STABLE_SECONDS:
+            self.delay = RESTART_DELAY
+        else:
+            self.delay = min(RESTART_DELAY_MAX, self.delay * 2)
+        return self.delay
+
+    def kill_group(self) -> None:
+        """Kill what is left of the part's process group (a killed celery worker leaves its
+        pool processes behind, still holding tasks)."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+
+
+def stop_parts(parts: list[Part], signum: int) -> None:
+    """Pass ``signum`` on to every part, wait up to STOP_SECONDS, then kill what is left."""
+    for part in parts:
+        if part.proc.poll() is None:
+            part.proc.send_signal(signum)
+    deadline = time.monotonic() + STOP_SECONDS
+    for part in parts:
+        try:
+            part.proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            say(f"{part.name} did not stop within {STOP_SECONDS:g} s; killing it")
+        part.kill_group()
+        part.proc.wait()
+
+
+def forwarded(signum: int) -> int:
+    """The signal the parts get: Ctrl-C stays Ctrl-C, SIGTERM and a hang-up become SIGTERM."""
+    return signal.SIGINT if signum == signal.SIGINT else signal.SIGTERM
+
+
+def supervise(parts: list[Part], stop: Stop) -> int:
+    """Run ``parts`` until Ctrl-C or SIGTERM, restarting any that exits meanwhile."""
+    while stop.signum is None:
+        now = time.monotonic()
+        for part in parts:
+            if part.restart_at is not None:
+                if now >= part.restart_at:
+                    part.restart()
+                continue
+            code = part.proc.poll()
+            if code is None:
+                continue
+            part.kill_group()
+            delay = part.next_delay(now)
+            say(f"{part.name} exited with code {code}; restarting it in {delay:g} s")
+            part.restart_at = now + delay
+        time.sleep(0.2)
+    say("stopping")
+    stop_parts(parts, forwarded(stop.signum))
+    return 0
+
+
 def run() -> int:
     ensure_env()
     env = base_env()
     port = env.setdefault("PORT", "8000")
     manage("migrate", "--noinput", env=env)
     manage("ensure_demo", env=env)
+    stop = Stop()
     if not env.get("REDIS_URL"):
         say(
             f"embedded mode (no REDIS_URL): web, worker and scheduler in one process on port {port}"
         )
-        proc = subprocess.Popen(
-            [str(PY), str(ROOT / "manage.py"), "serve", "--port", port], env=env, cwd=ROOT
+        serve = Part(
+            "manage.py serve", [str(PY), str(ROOT / "manage.py"), "serve", "--port", port], env
         )
-        try:
-            return proc.wait()
-        except KeyboardInterrupt:
-            proc.send_signal(signal.SIGINT)
-            return proc.wait()
+        while stop.signum is None and serve.proc.poll() is None:
+            time.sleep(0.2)
+        if stop.signum is not None:
+            stop_parts([serve], forwarded(stop.signum))
+        return serve.proc.wait()
     say(f"Redis mode: uvicorn, celery worker and celery beat; site on http://127.0.0.1:{port}")
     data_dir = Path(env.get("DATA_DIR", ROOT / "var"))
     data_dir.mkdir(parents=True, exist_ok=True)
-    commands = [
-        [
-            str(BIN / "uvicorn"),
-            "colorado.asgi:application",
-            "--host",
-            env.get("HOST", "127.0.0.1"),
-            "--port",
-            port,
-            "--lifespan",
-            "off",
-        ],
-        [
-            str(BIN / "celery"),
-            "-A",
-            "colorado",
-            "worker",
-            "--loglevel",
-            "INFO",
-            "--concurrency",
-            "2",
-        ],
-        [
-            str(BIN / "celery"),
-            "-A",
-            "colorado",
-            "beat",
-            "--loglevel",
-            "INFO",
-            "--schedule",
-            str(data_dir / "celerybeat-schedule"),
-        ],
+    parts = [
+        Part(
+            "uvicorn",
+            [
+                str(BIN / "uvicorn"),
+                "colorado.asgi:application",
+                "--host",
+                env.get("HOST", "127.0.0.1"),
+                "--port",
+                port,
+                "--lifespan",
+                "off",
+            ],
+            env,
+        ),
+        Part(
+            "celery worker",
+            [
+                str(BIN / "celery"),
+                "-A",
+                "colorado",
+                "worker",
+                "--loglevel",
+                "INFO",
+                "--concurrency",
+                "2",
+            ],
+            env,
+        ),
+        Part(
+            "celery beat",
+            [
+                str(BIN / "celery"),
+                "-A",
+                "colorado",
+                "beat",
+                "--loglevel",
+                "INFO",
+                "--schedule",
+                str(data_dir / "celerybeat-schedule"),
+            ],
+            env,
+        ),
     ]
-    procs = [subprocess.Popen(cmd, env=env, cwd=ROOT) for cmd in commands]
-    try:
-        while all(p.poll() is None for p in procs):
-            time.sleep(0.5)
-        say("a process stopped; stopping the others")
-    except KeyboardInterrupt:
-        say("stopping")
-    for p in procs:
-        if p.poll() is None:
-            p.send_signal(signal.SIGTERM)
-    deadline = time.monotonic() + 15
-    for p in procs:
-        try:
-            p.wait(timeout=max(0.1, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            p.kill()
-    return 0
+    return supervise(parts, stop)
 
 
 def test(args: list[str]) -> int:

@@ -25,13 +25,14 @@ from django.conf import settings
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import Exists, OuterRef, Q
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from accounts.services import REMINDER_HOURS_MAX
 from games import clocks
 from games.models import Game, Seat
 from notifications.models import Notification
@@ -336,8 +337,18 @@ def turn_mails_claim(*, now: datetime, limit: int = 500) -> list[tuple[int, int]
 
 def reminders_due(*, now: datetime) -> list[Seat]:
     """Seats whose deadline is within their player's ``reminder_hours`` and not yet
-    reminded for this clock run (one query on the deadline index)."""
+    reminded for this clock run (one query on the deadline index).
+
+    "Within h hours" is spelled out once per whole number of hours (the settings allow
+    0..``REMINDER_HOURS_MAX``): a seat due in at most h hours is reminded when its player's
+    ``reminder_hours`` is h or more. Multiplying the column by an interval instead works on
+    PostgreSQL only; on SQLite (the embedded mode) it raised and no reminder ever left. A
+    larger value set in the admin reminds ``REMINDER_HOURS_MAX`` hours before.
+    """
     hour = timedelta(hours=1)
+    window = Q()
+    for hours in range(1, REMINDER_HOURS_MAX + 1):
+        window |= Q(user__reminder_hours__gte=hours, deadline__lte=now + hours * hour)
     reminded = Notification.objects.filter(
         seat=OuterRef("pk"),
         kind="reminder",
@@ -346,8 +357,7 @@ def reminders_due(*, now: datetime) -> list[Seat]:
     return list(
         Seat.objects.filter(
             deadline__gt=now,
-            deadline__lte=now + 31 * 24 * hour,
-            user__reminder_hours__gt=0,
+            deadline__lte=now + REMINDER_HOURS_MAX * hour,
             user__is_bot=False,
             user__email_notifications__in=[
                 User.EmailNotifications.EACH_TURN,
@@ -356,7 +366,7 @@ def reminders_due(*, now: datetime) -> list[Seat]:
             bot_kind="",
             game__status=Game.Status.RUNNING,
         )
-        .filter(deadline__lte=now + F("user__reminder_hours") * hour)
+        .filter(window)
         .filter(~Q(Exists(reminded)))
         .select_related("user", "game")
     )

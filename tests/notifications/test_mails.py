@@ -19,7 +19,7 @@ from notifications import services as mail
 from notifications.models import Notification
 from tests.games.conftest import play_randomly
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _seat(game: Game, user: User) -> Seat:

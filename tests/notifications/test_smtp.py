@@ -14,7 +14,7 @@ from colorado import env
 from notifications import services as mail
 from notifications.models import Notification
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 class Inbox:

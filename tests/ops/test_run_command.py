@@ -3,6 +3,9 @@
 Each test starts ``python3 dev.py run`` (the first Quick-start line) on a free port with its own
 data folder, waits for /healthz, waits for the scheduler's heartbeat to have gone through the
 broker and a worker (proving all three run), then presses Ctrl-C and checks everything stops.
+With PostgreSQL and Redis, a worker killed with ``kill -9`` comes back while the site stays
+up, and SIGTERM stops every part. Those runs migrate a scratch database of their own, never
+the pytest database.
 """
 
 from __future__ import annotations
@@ -15,8 +18,10 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
@@ -37,67 +42,178 @@ def get_json(url: str) -> dict[str, object] | None:
         return None
 
 
-def run_site(tmp_path: Path, extra_env: dict[str, str], drop: set[str]) -> None:
+def environment(tmp_path: Path, extra_env: dict[str, str], drop: set[str]) -> dict[str, str]:
     port = free_port()
     environ = {k: v for k, v in os.environ.items() if k not in drop | {"DJANGO_ENV"}}
     environ.update(
         {"PORT": str(port), "DATA_DIR": str(tmp_path), "HEARTBEAT_SECONDS": "1", **extra_env}
     )
-    log = (tmp_path / "run.log").open("w")
-    proc = subprocess.Popen(
-        [sys.executable, str(ROOT / "dev.py"), "run"],
-        cwd=ROOT,
-        env=environ,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    try:
-        health = None
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            health = get_json(f"http://127.0.0.1:{port}/healthz")
-            if health and health.get("scheduler_heartbeat"):
-                break
-            assert proc.poll() is None, (tmp_path / "run.log").read_text()[-3000:]
-            time.sleep(0.5)
-        assert health is not None, (tmp_path / "run.log").read_text()[-3000:]
-        assert health["ok"] is True
-        assert health["scheduler_heartbeat"], "the scheduler's job never reached a worker"
-        home = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5).read().decode()
-        assert "Colorado County" in home
-        assert "Demo account: username 'demo'" in (tmp_path / "run.log").read_text()
-    finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=40)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            raise
-        log.close()
-    # Ctrl-C stopped every process of the session (web, worker, scheduler).
-    time.sleep(1)
-    leftover = subprocess.run(
+    return environ
+
+
+def start(tmp_path: Path, environ: dict[str, str]) -> tuple[subprocess.Popen[bytes], Path]:
+    """``python3 dev.py run`` in a session of its own, its output in run.log."""
+    log_path = tmp_path / "run.log"
+    with log_path.open("w") as log:
+        proc = subprocess.Popen(
+            [sys.executable, str(ROOT / "dev.py"), "run"],
+            cwd=ROOT,
+            env=environ,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    return proc, log_path
+
+
+def wait_for_heartbeat(
+    proc: subprocess.Popen[bytes], log_path: Path, port: str, *, after: datetime | None = None
+) -> dict[str, object]:
+    """/healthz once the scheduler's heartbeat went through the broker and a worker (later
+    than ``after``, an ISO time, when given)."""
+    health = None
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        health = get_json(f"http://127.0.0.1:{port}/healthz")
+        stamp = (health or {}).get("scheduler_heartbeat")
+        if stamp and (after is None or datetime.fromisoformat(str(stamp)) > after):
+            return health or {}
+        assert proc.poll() is None, log_path.read_text()[-3000:]
+        time.sleep(0.5)
+    raise AssertionError(f"no heartbeat after {after}: {health}\n{log_path.read_text()[-3000:]}")
+
+
+def session_processes(proc: subprocess.Popen[bytes]) -> list[str]:
+    """The pids left in the session ``dev.py run`` was started in (it and its parts)."""
+    return subprocess.run(
         ["pgrep", "-s", str(proc.pid)], capture_output=True, text=True, check=False
     ).stdout.split()
-    assert leftover == []
 
 
-def test_run_command_embedded_mode(tmp_path: Path) -> None:
-    run_site(tmp_path, {}, drop={"DATABASE_URL", "REDIS_URL"})
+def stop(proc: subprocess.Popen[bytes], signum: int) -> None:
+    proc.send_signal(signum)
+    try:
+        proc.wait(timeout=40)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        raise
+
+
+def run_site(
+    tmp_path: Path, extra_env: dict[str, str], drop: set[str], signum: int = signal.SIGINT
+) -> None:
+    environ = environment(tmp_path, extra_env, drop)
+    proc, log_path = start(tmp_path, environ)
+    try:
+        health = wait_for_heartbeat(proc, log_path, environ["PORT"])
+        assert health["ok"] is True
+        home = urllib.request.urlopen(f"http://127.0.0.1:{environ['PORT']}/", timeout=5)
+        assert "Colorado County" in home.read().decode()
+        assert "Demo account: username 'demo'" in log_path.read_text()
+    finally:
+        stop(proc, signum)
+    # Ctrl-C (or SIGTERM) stopped every process of the session (web, worker, scheduler).
+    time.sleep(1)
+    assert session_processes(proc) == []
+
+
+@pytest.fixture
+def services_env() -> Iterator[dict[str, str]]:
+    """DATABASE_URL and REDIS_URL for a run command: the test run's Redis database, and a
+    scratch PostgreSQL database (``<name>_run``) created here and dropped afterwards, since
+    ``dev.py run`` migrates and creates the demo account in it."""
+    import psycopg
+
+    url = urlsplit(os.environ["DATABASE_URL"])
+    scratch = f"{url.path.lstrip('/')}_run"
+    admin = urlunsplit(url._replace(path="/postgres"))
+
+    def sql(statement: str) -> None:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(statement)
+
+    sql(f'DROP DATABASE IF EXISTS "{scratch}" WITH (FORCE)')
+    sql(f'CREATE DATABASE "{scratch}"')
+    try:
+        yield {
+            "DATABASE_URL": urlunsplit(url._replace(path=f"/{scratch}")),
+            "REDIS_URL": os.environ["REDIS_URL"],
+            "CHANNEL_PREFIX": f"runtest{os.getpid()}",
+            "CACHE_PREFIX": f"runtest{os.getpid()}",
+        }
+    finally:
+        sql(f'DROP DATABASE IF EXISTS "{scratch}" WITH (FORCE)')
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_run_command_embedded_mode(tmp_path: Path, signum: int) -> None:
+    run_site(tmp_path, {}, drop={"DATABASE_URL", "REDIS_URL"}, signum=signum)
 
 
 @pytest.mark.postgres
 @pytest.mark.redis
-def test_run_command_with_postgres_and_redis(tmp_path: Path) -> None:
-    parts = urlsplit(os.environ["REDIS_URL"])
-    redis_url = f"{parts.scheme}://{parts.netloc}/14"
-    run_site(
-        tmp_path,
-        {
-            "REDIS_URL": redis_url,
-            "CHANNEL_PREFIX": f"runtest{os.getpid()}",
-            "CACHE_PREFIX": f"runtest{os.getpid()}",
-        },
-        drop=set(),
+def test_run_command_with_postgres_and_redis(tmp_path: Path, services_env) -> None:
+    run_site(tmp_path, services_env, drop=set())
+
+
+def worker_pids(proc: subprocess.Popen[bytes]) -> list[str]:
+    """The celery worker processes ``dev.py run`` started (its children, not their pool)."""
+    found = subprocess.run(
+        ["pgrep", "-P", str(proc.pid), "-f", "celery -A colorado worker"],
+        capture_output=True,
+        text=True,
+        check=False,
     )
+    return found.stdout.split()
+
+
+def kill_and_wait_for_a_new_worker(
+    proc: subprocess.Popen[bytes], log_path: Path, port: str
+) -> tuple[str, float]:
+    """``kill -9`` the worker; the new worker's pid and how long it took to appear, the site
+    answering all along."""
+    (worker,) = worker_pids(proc)
+    killed_at = time.monotonic()
+    os.kill(int(worker), signal.SIGKILL)
+    while time.monotonic() < killed_at + 30:
+        health = get_json(f"http://127.0.0.1:{port}/healthz")
+        assert health is not None, "the site went down with the worker"
+        assert health["ok"] is True
+        new = [pid for pid in worker_pids(proc) if pid != worker]
+        if new:
+            (pid,) = new
+            return pid, time.monotonic() - killed_at
+        time.sleep(0.2)
+    raise AssertionError(f"no new worker\n{log_path.read_text()[-3000:]}")
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_a_killed_worker_is_restarted_while_the_site_stays_up(tmp_path: Path, services_env):
+    environ = environment(tmp_path, services_env, drop=set())
+    port = environ["PORT"]
+    proc, log_path = start(tmp_path, environ)
+    try:
+        wait_for_heartbeat(proc, log_path, port)
+        first, took = kill_and_wait_for_a_new_worker(proc, log_path, port)
+        print(f"a new worker after {took:.1f} s")
+        log = log_path.read_text()
+        assert "[dev] celery worker exited with code -9; restarting it in 1 s" in log
+        assert f"[dev] celery worker started again (pid {first})" in log
+        # Dying again at once doubles the wait, so a part that cannot start does not spin.
+        second, took = kill_and_wait_for_a_new_worker(proc, log_path, port)
+        print(f"a new worker after {took:.1f} s")
+        assert took >= 2
+        log = log_path.read_text()
+        assert "[dev] celery worker exited with code -9; restarting it in 2 s" in log
+        assert f"[dev] celery worker started again (pid {second})" in log
+        # The new worker does the work: a heartbeat later than the restart reaches the site.
+        restarted = datetime.now(UTC)
+        wait_for_heartbeat(proc, log_path, port, after=restarted)
+        assert worker_pids(proc) == [second]
+    finally:
+        stop(proc, signal.SIGTERM)
+    assert proc.returncode == 0
+    assert "[dev] stopping" in log_path.read_text()
+    time.sleep(1)
+    assert session_processes(proc) == []  # web, worker, beat and the worker's pool

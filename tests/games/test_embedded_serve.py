@@ -1,0 +1,123 @@
+"""The embedded mode as the README's first command runs it: ``manage.py serve`` on SQLite, its
+scheduler and worker in threads, sweeping every second here.
+
+A real process with its own data folder (the pytest database is not involved): a player with
+a deadline five hours away and a twelve-hour reminder gets the reminder mail from the sweep,
+and no sweep logs an error. The sweep once failed every minute on SQLite, logged only by the
+worker, while the site itself answered normally.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+SEED = """
+from datetime import timedelta
+from django.utils import timezone
+from accounts.models import User
+from games import services
+from games.models import Seat
+
+people = [
+    User.objects.create_user(
+        username=name, email=f"{name}@example.org", password="a-long-password-42",
+        reminder_hours=12,
+    )
+    for name in ("alice", "bob")
+]
+game = services.game_create(creator=people[0], players=2, options={"flags": "random"})
+services.game_join(game_id=game.pk, user=people[1])
+Seat.objects.filter(game=game).update(deadline=timezone.now() + timedelta(hours=5))
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def healthz(port: int) -> dict[str, object] | None:
+    try:
+        url = f"http://127.0.0.1:{port}/healthz"
+        with urllib.request.urlopen(url, timeout=2) as response:
+            return json.loads(response.read())
+    except OSError:
+        return None
+
+
+def mails(folder: Path) -> str:
+    return "".join(p.read_text() for p in sorted(folder.glob("*"))) if folder.exists() else ""
+
+
+def test_serve_on_sqlite_sweeps_sends_the_reminder_and_logs_no_error(tmp_path: Path) -> None:
+    port = free_port()
+    outbox = tmp_path / "mail"
+    environ = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_ENV", "REQUIRE_SERVICES"}
+    }
+    environ.update(
+        {
+            "DATA_DIR": str(tmp_path),
+            "EMAIL_URL": f"file://{outbox}",
+            "SWEEP_SECONDS": "1",
+            "HEARTBEAT_SECONDS": "1",
+            "PYTHONUNBUFFERED": "1",
+        }
+    )
+    manage = [sys.executable, str(ROOT / "manage.py")]
+    subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], env=environ, cwd=ROOT, check=True)
+    subprocess.run([*manage, "shell", "-c", SEED], env=environ, cwd=ROOT, check=True)
+    assert (tmp_path / "colorado.sqlite3").exists()  # SQLite in the data folder
+
+    log_path = tmp_path / "serve.log"
+    with log_path.open("w") as log:
+        proc = subprocess.Popen(
+            [*manage, "serve", "--port", str(port)],
+            cwd=ROOT,
+            env=environ,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        try:
+            deadline = time.monotonic() + 90
+            while time.monotonic() < deadline:
+                health = healthz(port)
+                reminded = mails(outbox).count("Subject: Reminder:")
+                if health and health.get("scheduler_heartbeat") and reminded >= 2:
+                    break
+                output = log_path.read_text()
+                assert proc.poll() is None, output[-3000:]
+                assert " ERROR " not in output, output[-3000:]  # fail at the first error
+                time.sleep(0.5)
+            text = mails(outbox)
+            assert "Subject: Reminder: your move in Colorado County, table 1" in text, (
+                log_path.read_text()[-3000:]
+            )
+            assert text.count("Subject: Reminder:") == 2  # alice and bob, once each
+            time.sleep(3)  # a few more sweeps, each with nothing left to remind
+            assert mails(outbox).count("Subject: Reminder:") == 2
+        finally:
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                raise
+    output = log_path.read_text()
+    assert " ERROR " not in output, output[-3000:]
+    assert "Traceback" not in output, output[-3000:]
+    assert "Stopped the web server, the task worker and the scheduler." in output
