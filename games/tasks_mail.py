@@ -96,7 +96,7 @@ def send_vacation_email(seat_id: int, deadline_iso: str) -> bool:
 @shared_task(
     name="games.tasks_mail.send_outbox_mail",
     bind=True,
-    **{k: v for k, v in MAIL_TASK.items() if k != "autoretry_for"},
+    **{k: v for k, v in MAIL_TASK.items() if not k.startswith(("autoretry", "retry_"))},
 )
 def send_outbox_mail(self: Any, mail_id: int) -> bool:
     """An account mail from the outbox (``notifications.services.outbox_send``). Retries by
