@@ -75,14 +75,18 @@ def send_digest(user_id: int) -> bool:
     time_limit=150,
 )
 def send_digests() -> int:
-    """Hourly: queue the digest of every reader for whom it is now 07:00 to 07:59."""
+    """Hourly: queue the digest of every reader for whom it is now 07:00 to 07:59, and the
+    game mails whose retries were lost (``notifications_requeue``: hourly is enough, a row
+    counts as lost only after more than an hour without a try)."""
     from django.utils import timezone
 
-    from notifications.services import digest_readers
+    from notifications.services import digest_readers, notifications_requeue
 
-    readers = digest_readers(now=timezone.now())
+    now = timezone.now()
+    readers = digest_readers(now=now)
     for user in readers:
         send_digest.delay(user.pk)
+    notifications_requeue(now=now)
     return len(readers)
 
 

@@ -40,6 +40,8 @@ class Notification(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(null=True, blank=True)
     error = models.TextField(blank=True)
+    # When a send last failed: a row in error whose tries stopped long ago lost its retry.
+    tried_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["seat", "kind"], name="notification_seat_kind")]

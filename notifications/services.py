@@ -5,7 +5,9 @@ transaction that holds that row's lock until the mail is handed to the mail serv
 is sent at most once per key, however often (and however concurrently) a task runs; a mail
 server error rolls the send back and the task retries later. (A worker killed between the
 SMTP hand-over and the commit would send that one mail again on retry: the only window,
-and it cannot be closed without the mail server's help.)
+and it cannot be closed without the mail server's help.) A failed send notes the error and
+the time on the row; if its retries are lost (a broker restarted or wiped), the hourly
+``notifications_requeue`` queues the mail again.
 
 Account mails (sign-up confirmation, password reset, everything allauth sends) take another
 road, the outbox (``outbox_add`` / ``outbox_send`` / ``outbox_requeue``): they are rendered in
@@ -231,26 +233,83 @@ def notification_send(
                 return False
             mail = build()
             if mail is None:
+                if row.error:  # not needed after all: no longer a failed mail to retry
+                    row.error = ""
+                    row.save(update_fields=["error"])
                 return False
             _render_and_send(user, mail)
             row.sent_at = timezone.now()
             row.error = ""
             row.save(update_fields=["sent_at", "error"])
     except (smtplib.SMTPException, OSError) as exc:
+        failed = {"error": repr(exc)[:1000], "tried_at": timezone.now()}
         Notification.objects.update_or_create(
             key=key,
-            defaults={"error": repr(exc)[:1000]},
+            defaults=failed,
             create_defaults={
                 "user": user,
                 "kind": kind,
                 "game": game,
                 "seat": seat,
                 "version": version,
-                "error": repr(exc)[:1000],
+                **failed,
             },
         )
         raise
     return True
+
+
+def notifications_requeue(*, now: datetime, limit: int = 500) -> int:
+    """Queue again the game mails whose retries were lost: a send failed (the row is in
+    error, unsent) and no try happened since for longer than the longest retry interval, so
+    no retry is on its way (the embedded mode's in-memory broker restarted, Redis was wiped,
+    or the retries ran out). Each row is taken by a conditional UPDATE of ``tried_at``; the
+    task's key makes a late duplicate harmless. Rows older than a day are left (the mail is
+    stale), and so are digests (a digest is about the day it is sent). The hourly
+    ``send_digests`` task calls this."""
+    from games.tasks_mail import RETRY_BACKOFF_MAX
+
+    quiet = timedelta(seconds=RETRY_BACKOFF_MAX) + timedelta(minutes=10)
+    failed = list(
+        Notification.objects.filter(
+            sent_at__isnull=True,
+            tried_at__lte=now - quiet,
+            created_at__gte=now - timedelta(days=1),
+        )
+        .exclude(error="")
+        .exclude(kind=Kind.DIGEST)
+        .order_by("tried_at")
+        .values_list("pk", "key", "tried_at")[:limit]
+    )
+    queued = 0
+    for pk, key, tried_at in failed:
+        if Notification.objects.filter(pk=pk, tried_at=tried_at).update(tried_at=now):
+            queued += _queue_again(key)
+    return queued
+
+
+def _queue_again(key: str) -> int:
+    """Queue the task that sends the mail recorded under ``key`` (the keys built above)."""
+    from games import tasks_mail
+
+    kind, _sep, rest = key.partition(":")
+    parts = rest.split(":", 2)
+    if kind == Kind.TURN:
+        tasks_mail.send_turn_email.delay(int(parts[0]), int(parts[1]))
+    elif kind == Kind.FINISHED:
+        tasks_mail.send_finished_email.delay(int(parts[0]))
+    elif kind == Kind.MISSED:
+        tasks_mail.send_missed_email.delay(int(parts[0]), int(parts[1]), int(parts[2]))
+    elif kind == Kind.VACATION:
+        tasks_mail.send_vacation_email.delay(int(parts[0]), rest.split(":", 1)[1])
+    elif kind == Kind.REMINDER:
+        seat = Seat.objects.filter(pk=int(parts[0])).first()
+        if seat is None or reminder_key(seat) != key:
+            return 0  # that clock run is over; the sweep reminds of the new one
+        tasks_mail.send_reminder.delay(seat.pk)
+    else:
+        return 0
+    return 1
 
 
 # --- the outbox: account mails rendered in a request, sent by a task --------------------

@@ -68,3 +68,62 @@ def test_a_mail_server_failure_is_recorded_and_the_retry_sends_once(
     row.refresh_from_db()
     assert row.sent_at is not None
     assert row.error == ""
+
+
+def test_a_game_mail_whose_retries_were_lost_is_sent_by_the_hourly_task(
+    person, two_player_game, smtp_server, monkeypatch, settings, tmp_path
+):
+    """The mail server was down, the task's retry was lost (the in-memory broker of the
+    embedded mode restarted, Redis wiped): the hourly task finds the failed row and sends it,
+    once, when the retries have clearly stopped."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.tasks_mail import send_digests
+
+    controller, inbox = smtp_server
+    alice = person("alice", email_notifications="off")
+    game = two_player_game(alice, person("bob", email_notifications="off"))
+    alice.email_notifications = "each_turn"
+    alice.save()
+    seat = game.seats.get(user=alice)
+    smtp.use_email_url(monkeypatch, settings, tmp_path, smtp.free_port())  # nobody listens there
+    with pytest.raises(ConnectionRefusedError):
+        mail.turn_mail_send(seat_id=seat.pk, version=game.version)  # its retry is then lost
+    row = Notification.objects.get(key=f"turn:{seat.pk}:{game.version}")
+    smtp.use_email_url(monkeypatch, settings, tmp_path, controller.port)
+    send_digests()
+    assert inbox.messages == []  # a retry may still be on its way (up to an hour apart)
+    Notification.objects.filter(pk=row.pk).update(tried_at=timezone.now() - timedelta(hours=2))
+    send_digests()
+    send_digests()
+    assert [recipients for _, recipients, _ in inbox.messages] == [["alice@example.org"]]
+    row.refresh_from_db()
+    assert row.sent_at is not None
+
+
+def test_a_failed_mail_no_longer_needed_is_not_queued_again(
+    person, two_player_game, smtp_server, monkeypatch, settings, tmp_path
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Seat
+
+    controller, inbox = smtp_server
+    alice = person("alice", email_notifications="off")
+    game = two_player_game(alice, person("bob", email_notifications="off"))
+    alice.email_notifications = "each_turn"
+    alice.save()
+    seat = game.seats.get(user=alice)
+    smtp.use_email_url(monkeypatch, settings, tmp_path, smtp.free_port())  # nobody listens there
+    with pytest.raises(ConnectionRefusedError):
+        mail.turn_mail_send(seat_id=seat.pk, version=game.version)
+    smtp.use_email_url(monkeypatch, settings, tmp_path, controller.port)
+    Seat.objects.filter(pk=seat.pk).update(last_seen_version=game.version)  # she looked
+    assert mail.turn_mail_send(seat_id=seat.pk, version=game.version) is False  # the retry
+    later = timezone.now() + timedelta(hours=2)
+    assert mail.notifications_requeue(now=later) == 0
+    assert inbox.messages == []
