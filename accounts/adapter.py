@@ -1,4 +1,10 @@
-"""How the site uses django-allauth: messages in our words, bot names kept for bots.
+"""How the site uses django-allauth: messages in our words, bot names kept for bots, and
+mails through the outbox.
+
+Every mail allauth sends (sign-up confirmation, resend, password reset, "account already
+exists", …) goes through ``send_mail``: it is rendered here, in the request, and stored in
+the outbox; a Celery task hands it to the mail server. So sign-up and password reset answer
+while SMTP is down, and the mail leaves once it is back (``notifications.services``).
 
 Everything else (sign-up, e-mail verification, sign-in by username or e-mail, password
 reset and change, rate limits) is allauth's own, configured in ``colorado/settings.py``.
@@ -6,9 +12,15 @@ reset and change, rate limits) is allauth's own, configured in ``colorado/settin
 
 from __future__ import annotations
 
+from typing import Any
+
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.core import context as allauth_context
 from django import forms
+from django.contrib.sites.shortcuts import get_current_site
 from django.utils.translation import gettext_lazy as _
+
+from notifications.services import outbox_add
 
 # Bot accounts are named ``bot-<kind>``, ``bot-<kind>-2`` … by the game services.
 BOT_NAME_PREFIX = "bot-"
@@ -36,3 +48,13 @@ class AccountAdapter(DefaultAccountAdapter):
                 code="username_reserved",
             )
         return str(super().clean_username(username, shallow=shallow))
+
+    def send_mail(self, template_prefix: str, email: str, context: dict[str, Any]) -> None:
+        """allauth's ``send_mail`` with the outbox instead of ``message.send()``: the same
+        context and rendering (inside the request, where the templates' request and site
+        are at hand), no SMTP."""
+        request = allauth_context.request
+        ctx = {"request": request, "email": email, "current_site": get_current_site(request)}
+        ctx.update(context)
+        message = self.render_mail(template_prefix, email, ctx)
+        outbox_add(message, template=template_prefix)

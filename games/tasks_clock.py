@@ -27,7 +27,7 @@ def sweep_deadlines() -> dict[str, int]:
 
     from games.deadlines import deadlines_sweep
     from games.tasks_mail import send_reminder
-    from notifications.services import reminders_due, turn_mails_queue
+    from notifications.services import outbox_requeue, reminders_due, turn_mails_queue
 
     now = timezone.now()
     outcomes = deadlines_sweep(now=now)
@@ -36,4 +36,5 @@ def sweep_deadlines() -> dict[str, int]:
     for seat_id in seat_ids:
         send_reminder.delay(seat_id)
     outcomes["reminders"] = len(seat_ids)
+    outcomes["outbox"] = outbox_requeue(now=now)
     return outcomes

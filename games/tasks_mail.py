@@ -1,21 +1,28 @@
 """Celery tasks that send mail. They take ids, are idempotent (each mail is recorded under a
-unique key before it leaves: ``notifications.services.notification_send``), acknowledge
-late, and retry with backoff when the mail server fails.
+unique key before it leaves: ``notifications.services.notification_send``; an account mail
+is an outbox row claimed before it leaves: ``notifications.services.outbox_send``),
+acknowledge late, and retry with backoff when the mail server fails.
 """
 
 from __future__ import annotations
 
 import smtplib
+from datetime import timedelta
+from typing import Any
 
 from celery import shared_task
+from celery.utils.time import get_exponential_backoff_interval
+
+RETRY_BACKOFF = 30  # seconds before the first retry (then doubling, with full jitter) …
+RETRY_BACKOFF_MAX = 3600  # … up to an hour between tries
 
 MAIL_TASK = {
     "acks_late": True,
     "ignore_result": True,
     "serializer": "json",
     "autoretry_for": (smtplib.SMTPException, OSError),
-    "retry_backoff": 30,
-    "retry_backoff_max": 3600,
+    "retry_backoff": RETRY_BACKOFF,
+    "retry_backoff_max": RETRY_BACKOFF_MAX,
     "retry_jitter": True,
     "max_retries": 8,
     "soft_time_limit": 60,
@@ -68,14 +75,18 @@ def send_digest(user_id: int) -> bool:
     time_limit=150,
 )
 def send_digests() -> int:
-    """Hourly: queue the digest of every reader for whom it is now 07:00 to 07:59."""
+    """Hourly: queue the digest of every reader for whom it is now 07:00 to 07:59, and the
+    game mails whose retries were lost (``notifications_requeue``: hourly is enough, a row
+    counts as lost only after more than an hour without a try)."""
     from django.utils import timezone
 
-    from notifications.services import digest_readers
+    from notifications.services import digest_readers, notifications_requeue
 
-    readers = digest_readers(now=timezone.now())
+    now = timezone.now()
+    readers = digest_readers(now=now)
     for user in readers:
         send_digest.delay(user.pk)
+    notifications_requeue(now=now)
     return len(readers)
 
 
@@ -84,3 +95,26 @@ def send_vacation_email(seat_id: int, deadline_iso: str) -> bool:
     from notifications.services import vacation_mail_send
 
     return vacation_mail_send(seat_id=seat_id, deadline_iso=deadline_iso)
+
+
+@shared_task(
+    name="games.tasks_mail.send_outbox_mail",
+    bind=True,
+    **{k: v for k, v in MAIL_TASK.items() if not k.startswith(("autoretry", "retry_"))},
+)
+def send_outbox_mail(self: Any, mail_id: int) -> bool:
+    """An account mail from the outbox (``notifications.services.outbox_send``). Retries by
+    hand rather than through ``autoretry_for`` so that the row knows when the next try is
+    due: the sweep queues it again only if that try does not happen (a lost task)."""
+    from notifications.services import outbox_send
+
+    countdown = get_exponential_backoff_interval(
+        factor=RETRY_BACKOFF,
+        retries=self.request.retries,
+        maximum=RETRY_BACKOFF_MAX,
+        full_jitter=True,
+    )
+    try:
+        return outbox_send(mail_id, retry_in=timedelta(seconds=countdown))
+    except (smtplib.SMTPException, OSError) as exc:
+        raise self.retry(exc=exc, countdown=countdown) from exc

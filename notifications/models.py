@@ -1,13 +1,18 @@
-"""Notifications sent to players, and votes to replace a player who keeps missing deadlines.
+"""Notifications sent to players, the outbox of account mails, and votes to replace a
+player who keeps missing deadlines.
 
 ``Notification.key`` is unique: a notification is recorded under its key before the mail
 leaves, so however often a task runs, each (seat, version, kind) is mailed at most once.
+
+``OutboxMail`` holds a mail rendered inside a request (sign-up confirmation, password reset…)
+until a Celery task hands it to the mail server: the request never waits for SMTP.
 """
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -35,12 +40,53 @@ class Notification(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(null=True, blank=True)
     error = models.TextField(blank=True)
+    # When a send last failed: a row in error whose tries stopped long ago lost its retry.
+    tried_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["seat", "kind"], name="notification_seat_kind")]
 
     def __str__(self) -> str:
         return self.key
+
+
+class OutboxMail(models.Model):
+    """One rendered mail waiting for (or past) delivery; ``notifications.services.outbox_*``.
+
+    The bodies may hold a secret (a password reset key, a confirmation key): they are
+    blanked once the mail server accepted the mail, and the admin never shows them.
+    ``lease_until`` is set while a task is sending it: a second delivery of the task skips
+    the row, and a send that crashed mid-way is taken again once the lease is over.
+    ``next_try_at`` is when a task is expected to try it; a row still unsent well after
+    that lost its task and is queued again by the sweep (``outbox_requeue``).
+    """
+
+    template = models.CharField(max_length=200, blank=True)  # what kind of mail, for operators
+    to = models.CharField(max_length=254)
+    from_email = models.CharField(max_length=254)
+    subject = models.CharField(max_length=998)
+    body_text = models.TextField(blank=True)
+    body_html = models.TextField(blank=True)
+    headers = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    next_try_at = models.DateTimeField(default=timezone.now)
+    lease_until = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    error = models.TextField(blank=True)
+
+    class Meta:
+        verbose_name = "outbox mail"
+        indexes = [
+            models.Index(
+                fields=["next_try_at"],
+                name="outbox_unsent_next_try",
+                condition=models.Q(sent_at__isnull=True),
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.template or 'mail'} to {self.to}"
 
 
 class ReplaceVote(models.Model):

@@ -5,7 +5,14 @@ transaction that holds that row's lock until the mail is handed to the mail serv
 is sent at most once per key, however often (and however concurrently) a task runs; a mail
 server error rolls the send back and the task retries later. (A worker killed between the
 SMTP hand-over and the commit would send that one mail again on retry: the only window,
-and it cannot be closed without the mail server's help.)
+and it cannot be closed without the mail server's help.) A failed send notes the error and
+the time on the row; if its retries are lost (a broker restarted or wiped), the hourly
+``notifications_requeue`` queues the mail again.
+
+Account mails (sign-up confirmation, password reset, everything allauth sends) take another
+road, the outbox (``outbox_add`` / ``outbox_send`` / ``outbox_requeue``): they are rendered in
+the request, stored as an ``OutboxMail`` row and sent by a task, so a request never waits for
+(or fails with) the mail server.
 
 Mails never hold hidden information: they name the game, the players, what kind of decision
 is due (from the public view) and the deadline — never cowboys, bids or the seed.
@@ -23,7 +30,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core import signing
-from django.core.mail import EmailMultiAlternatives
+from django.core.mail import EmailMessage, EmailMultiAlternatives
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.template.loader import render_to_string
@@ -35,7 +42,7 @@ from accounts.models import User
 from accounts.services import REMINDER_HOURS_MAX
 from games import clocks
 from games.models import Game, Seat
-from notifications.models import Notification
+from notifications.models import Notification, OutboxMail
 
 log = logging.getLogger(__name__)
 
@@ -227,26 +234,203 @@ def notification_send(
                 return False
             mail = build()
             if mail is None:
+                if row.error:  # not needed after all: no longer a failed mail to retry
+                    row.error = ""
+                    row.save(update_fields=["error"])
                 return False
             _render_and_send(user, mail)
             row.sent_at = timezone.now()
             row.error = ""
             row.save(update_fields=["sent_at", "error"])
     except (smtplib.SMTPException, OSError) as exc:
+        failed = {"error": repr(exc)[:1000], "tried_at": timezone.now()}
         Notification.objects.update_or_create(
             key=key,
-            defaults={"error": repr(exc)[:1000]},
+            defaults=failed,
             create_defaults={
                 "user": user,
                 "kind": kind,
                 "game": game,
                 "seat": seat,
                 "version": version,
-                "error": repr(exc)[:1000],
+                **failed,
             },
         )
         raise
     return True
+
+
+def notifications_requeue(*, now: datetime, limit: int = 500) -> int:
+    """Queue again the game mails whose retries were lost: a send failed (the row is in
+    error, unsent) and no try happened since for longer than the longest retry interval, so
+    no retry is on its way (the embedded mode's in-memory broker restarted, Redis was wiped,
+    or the retries ran out). Each row is taken by a conditional UPDATE of ``tried_at``; the
+    task's key makes a late duplicate harmless. Rows older than a day are left (the mail is
+    stale), and so are digests (a digest is about the day it is sent). The hourly
+    ``send_digests`` task calls this."""
+    from games.tasks_mail import RETRY_BACKOFF_MAX
+
+    quiet = timedelta(seconds=RETRY_BACKOFF_MAX) + timedelta(minutes=10)
+    failed = list(
+        Notification.objects.filter(
+            sent_at__isnull=True,
+            tried_at__lte=now - quiet,
+            created_at__gte=now - timedelta(days=1),
+        )
+        .exclude(error="")
+        .exclude(kind=Kind.DIGEST)
+        .order_by("tried_at")
+        .values_list("pk", "key", "tried_at")[:limit]
+    )
+    queued = 0
+    for pk, key, tried_at in failed:
+        if Notification.objects.filter(pk=pk, tried_at=tried_at).update(tried_at=now):
+            queued += _queue_again(key)
+    return queued
+
+
+def _queue_again(key: str) -> int:
+    """Queue the task that sends the mail recorded under ``key`` (the keys built above)."""
+    from games import tasks_mail
+
+    kind, _sep, rest = key.partition(":")
+    parts = rest.split(":", 2)
+    if kind == Kind.TURN:
+        tasks_mail.send_turn_email.delay(int(parts[0]), int(parts[1]))
+    elif kind == Kind.FINISHED:
+        tasks_mail.send_finished_email.delay(int(parts[0]))
+    elif kind == Kind.MISSED:
+        tasks_mail.send_missed_email.delay(int(parts[0]), int(parts[1]), int(parts[2]))
+    elif kind == Kind.VACATION:
+        tasks_mail.send_vacation_email.delay(int(parts[0]), rest.split(":", 1)[1])
+    elif kind == Kind.REMINDER:
+        seat = Seat.objects.filter(pk=int(parts[0])).first()
+        if seat is None or reminder_key(seat) != key:
+            return 0  # that clock run is over; the sweep reminds of the new one
+        tasks_mail.send_reminder.delay(seat.pk)
+    else:
+        return 0
+    return 1
+
+
+# --- the outbox: account mails rendered in a request, sent by a task --------------------
+
+# Longer than a send can take (the task is killed after 75 s, each SMTP step times out after
+# EMAIL_TIMEOUT): while the lease runs, no other delivery of the task sends the row.
+OUTBOX_LEASE = timedelta(minutes=5)
+# A row still unsent this long after a task should have tried it has lost its task.
+OUTBOX_LOST_AFTER = timedelta(minutes=1)
+# Older rows are no longer queued again (their links are stale); the admin still lists them.
+OUTBOX_GIVE_UP_AFTER = timedelta(days=3)
+
+
+def outbox_add(message: EmailMessage, *, template: str = "") -> list[OutboxMail]:
+    """Store ``message`` (already rendered) as one outbox row per recipient and queue its
+    task once the caller's transaction commits. No mail server is needed: a request that
+    calls this answers even while SMTP is down. If the task never reaches the broker, the
+    sweep finds the row a minute later (``outbox_requeue``)."""
+    html = ""
+    text = message.body
+    if message.content_subtype == "html":
+        html, text = message.body, ""
+    for content, mimetype in getattr(message, "alternatives", None) or []:
+        if mimetype == "text/html":
+            html = str(content)
+    rows = [
+        OutboxMail.objects.create(
+            template=template[:200],
+            to=recipient,
+            from_email=message.from_email or settings.DEFAULT_FROM_EMAIL,
+            subject=str(message.subject)[:998],  # the longest line a mail may have
+            body_text=text,
+            body_html=html,
+            headers={str(k): str(v) for k, v in message.extra_headers.items()},
+        )
+        for recipient in message.to
+    ]
+    for row in rows:
+        transaction.on_commit(lambda pk=row.pk: outbox_queue(pk), robust=True)
+    return rows
+
+
+def outbox_queue(mail_id: int) -> None:
+    from games.tasks_mail import send_outbox_mail
+
+    send_outbox_mail.delay(mail_id)
+
+
+def _outbox_message(row: OutboxMail) -> EmailMultiAlternatives:
+    message = EmailMultiAlternatives(
+        subject=row.subject,
+        body=row.body_text or row.body_html,
+        from_email=row.from_email,
+        to=[row.to],
+        headers=row.headers or None,
+    )
+    if not row.body_text:
+        message.content_subtype = "html"
+    elif row.body_html:
+        message.attach_alternative(row.body_html, "text/html")
+    return message
+
+
+def outbox_send(mail_id: int, *, retry_in: timedelta = timedelta(0)) -> bool:
+    """Send outbox row ``mail_id`` unless it was sent or another delivery holds its lease.
+
+    The row is claimed by a conditional UPDATE (unsent, lease free or over), so two
+    deliveries of the task (``acks_late`` redelivery, the sweep's re-queue) send it once.
+    After the mail server accepted it, the row is marked sent and its bodies (which may hold
+    a key) are blanked. On an SMTP error the lease is given back, the error noted, the next
+    try expected after ``retry_in``, and the error propagates (the task retries).
+
+    The edge: a worker that dies after the server accepted the mail but before the row is
+    marked sent leaves the lease to run out; the mail is then sent again. So "once" means
+    once per acceptance by the mail server, as far as this database knows.
+    """
+    now = timezone.now()
+    claimed = (
+        OutboxMail.objects.filter(pk=mail_id, sent_at__isnull=True)
+        .filter(Q(lease_until__isnull=True) | Q(lease_until__lte=now))
+        .update(lease_until=now + OUTBOX_LEASE, attempts=F("attempts") + 1)
+    )
+    if not claimed:
+        return False
+    row = OutboxMail.objects.get(pk=mail_id)
+    try:
+        _outbox_message(row).send(fail_silently=False)
+    except (smtplib.SMTPException, OSError) as exc:
+        OutboxMail.objects.filter(pk=mail_id).update(
+            lease_until=None, error=repr(exc)[:1000], next_try_at=timezone.now() + retry_in
+        )
+        log.warning("outbox mail %s not sent yet (%s): will retry", mail_id, type(exc).__name__)
+        raise
+    OutboxMail.objects.filter(pk=mail_id).update(
+        sent_at=timezone.now(), lease_until=None, error="", body_text="", body_html=""
+    )
+    return True
+
+
+def outbox_requeue(*, now: datetime, limit: int = 500) -> int:
+    """Queue again the outbox rows whose task was lost (worker killed, broker wiped): unsent,
+    lease free or over, and still unsent a minute after a task should have tried them. Each
+    row is taken by a conditional UPDATE of ``next_try_at`` (two sweeps queue it once, and
+    the next sweep gives the new task a minute). The sweep calls this every minute."""
+    lost = list(
+        OutboxMail.objects.filter(
+            sent_at__isnull=True,
+            next_try_at__lte=now - OUTBOX_LOST_AFTER,
+            created_at__gte=now - OUTBOX_GIVE_UP_AFTER,
+        )
+        .filter(Q(lease_until__isnull=True) | Q(lease_until__lte=now))
+        .order_by("next_try_at")
+        .values_list("pk", "next_try_at")[:limit]
+    )
+    queued = 0
+    for pk, next_try_at in lost:
+        if OutboxMail.objects.filter(pk=pk, next_try_at=next_try_at).update(next_try_at=now):
+            outbox_queue(pk)
+            queued += 1
+    return queued
 
 
 # --- the notifications --------------------------------------------------------------------

@@ -11,6 +11,9 @@ from typing import Any
 import pytest
 from django.core import mail
 
+# The verification mail leaves through the outbox task; run it eagerly, in the server thread.
+from tests.games.conftest import eager_tasks  # noqa: F401
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")

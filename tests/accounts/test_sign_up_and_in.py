@@ -1,18 +1,32 @@
 """Sign-up with mandatory e-mail verification, sign-in by username or e-mail, throttles,
-password reset and change: allauth as configured for the site."""
+password reset and change: allauth as configured for the site.
+
+Account mails go through the outbox (a row, then a Celery task on commit): tasks run eagerly
+here, and ``_delivered`` runs the on-commit callbacks a test transaction would never run.
+"""
 
 from __future__ import annotations
 
+import logging
 import re
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.core import mail
-from django.test import Client
+from django.test import Client, TestCase
 
 from accounts.models import User
+from games.tasks_mail import send_outbox_mail
+from notifications.models import OutboxMail
 from tests.accounts.factories import make_user
+
+# Celery runs eagerly here too: the games tests' autouse fixture, shared rather than copied.
+from tests.games.conftest import eager_tasks  # noqa: F401
+from tests.notifications import smtp
 
 pytestmark = pytest.mark.django_db
 
@@ -30,11 +44,19 @@ def _link(body: str) -> str:
     return match.group(1)
 
 
+@contextmanager
+def _delivered() -> Iterator[None]:
+    """Run the block, then what it queued on commit (the outbox task), as after a request."""
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        yield
+
+
 def _sign_up(client: Client, username: str, email: str) -> None:
-    response = client.post(
-        "/accounts/signup/",
-        {"username": username, "email": email, "password1": PASSWORD, "password2": PASSWORD},
-    )
+    with _delivered():
+        response = client.post(
+            "/accounts/signup/",
+            {"username": username, "email": email, "password1": PASSWORD, "password2": PASSWORD},
+        )
     assert response.status_code == 302, response.content.decode()
 
 
@@ -120,7 +142,8 @@ def test_repeated_wrong_passwords_are_throttled(settings: Any) -> None:
 def test_password_reset_by_e_mail() -> None:
     user = make_user(f"kate{uuid.uuid4().hex[:6]}")
     client = _client()
-    response = client.post("/accounts/password/reset/", {"email": user.email})
+    with _delivered():
+        response = client.post("/accounts/password/reset/", {"email": user.email})
     assert response.status_code == 302
     assert len(mail.outbox) == 1
     link = _link(mail.outbox[0].body)
@@ -174,3 +197,88 @@ def test_the_demo_account_can_sign_in(monkeypatch: pytest.MonkeyPatch) -> None:
     response = client.post("/accounts/login/", {"login": name, "password": "demo-colorado"})
     assert response.status_code == 302
     assert response["Location"] == "/"
+
+
+# --- while the mail server is down ---------------------------------------------------------
+
+
+def _site_logs(caplog: Any) -> str:
+    """What the site logged (the test's own mail server, aiosmtpd's ``mail.log``, logs every
+    line it receives: that is the mail's reader, not our logs)."""
+    return "\n".join(
+        caplog.handler.format(r) for r in caplog.records if not r.name.startswith("mail.log")
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_sign_up_answers_while_the_mail_server_is_down_and_the_mail_arrives_once_it_is_back(
+    monkeypatch: pytest.MonkeyPatch, settings: Any, tmp_path: Path, caplog: Any
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    port = smtp.free_port()
+    smtp.use_email_url(monkeypatch, settings, tmp_path, port)  # nobody listens there
+    name = f"earp{uuid.uuid4().hex[:6]}"
+    client = _client()
+    response = client.post(
+        "/accounts/signup/",
+        {
+            "username": name,
+            "email": f"{name}@example.org",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+    )
+    assert response.status_code == 302
+    assert response["Location"] == "/accounts/confirm-email/"
+    (row,) = OutboxMail.objects.filter(to=f"{name}@example.org")
+    assert row.sent_at is None
+    assert row.attempts >= 1
+    assert "refused" in row.error.lower()
+
+    with smtp.smtp_server(port) as (_, inbox):
+        send_outbox_mail.delay(row.pk)  # the retry once the server is back …
+        send_outbox_mail.delay(row.pk)  # … and the same task delivered a second time
+    (message,) = inbox.to(f"{name}@example.org")
+    assert len(inbox.messages) == 1
+    assert message["Subject"].startswith("[Colorado County] ")
+    body = smtp.text_of(message)
+    link = _link(body)
+    response = client.post(link)
+    assert response.status_code == 302
+    assert User.objects.get(username=name).emailaddress_set.get().verified
+    row.refresh_from_db()
+    assert row.sent_at is not None
+    assert row.body_text == ""  # the key is not kept once sent
+    assert row.body_html == ""
+    assert link not in _site_logs(caplog)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_password_reset_answers_while_the_mail_server_is_down_and_the_mail_arrives_once(
+    monkeypatch: pytest.MonkeyPatch, settings: Any, tmp_path: Path, caplog: Any
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    user = make_user(f"holliday{uuid.uuid4().hex[:6]}")
+    port = smtp.free_port()
+    smtp.use_email_url(monkeypatch, settings, tmp_path, port)  # nobody listens there
+    client = _client()
+    response = client.post("/accounts/password/reset/", {"email": user.email})
+    assert response.status_code == 302
+    assert response["Location"] == "/accounts/password/reset/done/"
+    (row,) = OutboxMail.objects.filter(to=user.email)
+    assert row.sent_at is None
+
+    with smtp.smtp_server(port) as (_, inbox):
+        send_outbox_mail.delay(row.pk)
+        send_outbox_mail.delay(row.pk)
+    assert len(inbox.messages) == 1
+    (message,) = inbox.to(user.email)
+    link = _link(smtp.text_of(message))
+    response = client.get(link, follow=True)
+    form_url = response.redirect_chain[-1][0] if response.redirect_chain else link
+    new = "tombstone-epitaph-81"
+    response = client.post(form_url, {"password1": new, "password2": new})
+    assert response.status_code == 302
+    user.refresh_from_db()
+    assert user.check_password(new)
+    assert link not in _site_logs(caplog)

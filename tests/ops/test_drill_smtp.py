@@ -1,0 +1,130 @@
+"""Drill: the mail server is down, people sign up and games go on; the server comes back and
+every mail arrives, once. A real Celery worker (threads of this process, the Redis broker)
+and a real SMTP server (aiosmtpd) that is first a closed port, then listening there.
+
+By hand, the same drill: point EMAIL_URL at a port nobody listens on, sign up and play a
+move, watch the outbox in the admin (attempts, error), start a mail server on that port, and
+the mails arrive within the retry backoff (the first retry comes within 30 s)."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings as django_settings
+from django.test import Client
+from django.utils import timezone
+
+from accounts.models import User
+from colorado.celery import app as celery_app
+from colorado.embedded import worker_and_scheduler
+from games import services
+from games.tasks_mail import send_outbox_mail, send_turn_email
+from notifications import services as mail
+from notifications.models import Notification, OutboxMail
+from tests.notifications import smtp
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres, pytest.mark.redis]
+
+PASSWORD = "open-range-1887"
+
+
+@pytest.fixture
+def real_worker(settings: Any, tmp_path: Path, worker_id: str) -> Iterator[None]:
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    conf = celery_app.conf
+    saved = {k: conf[k] for k in ("task_always_eager", "broker_url", "task_default_queue")}
+    conf.task_always_eager = False
+    conf.broker_url = settings.REDIS_URL
+    conf.task_default_queue = f"test-drill-smtp-{worker_id}"
+    try:
+        with worker_and_scheduler(
+            celery_app, schedule_filename=str(tmp_path / "beat-schedule"), beat=False
+        ):
+            yield
+    finally:
+        conf.update(saved)
+
+
+def _wait_for(check: Callable[[], Any], timeout: float, what: str) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if found := check():
+            return found
+        time.sleep(0.2)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def test_mail_while_smtp_is_down_arrives_once_when_it_is_back(
+    real_worker: None,
+    monkeypatch: pytest.MonkeyPatch,
+    settings: Any,
+    tmp_path: Path,
+    record_property: Callable[[str, object], None],
+) -> None:
+    port = smtp.free_port()
+    smtp.use_email_url(monkeypatch, settings, tmp_path, port)  # the mail server is down
+
+    # Someone signs up: the page answers as usual.
+    name = f"masterson{uuid.uuid4().hex[:6]}"
+    address = f"{name}@example.org"
+    client = Client(REMOTE_ADDR="10.99.1.7")
+    response = client.post(
+        "/accounts/signup/",
+        {"username": name, "email": address, "password1": PASSWORD, "password2": PASSWORD},
+    )
+    assert response.status_code == 302
+    assert response["Location"] == "/accounts/confirm-email/"
+
+    # A game starts: both players are due (a simultaneous bid), their "your turn" mails leave
+    # after the grace period.
+    alice, bob = (
+        User.objects.create_user(username=f"{n}{uuid.uuid4().hex[:4]}", email=f"{n}@example.org")
+        for n in ("alice", "bob")
+    )
+    game = services.game_create(creator=alice, players=2, options={"flags": "random"})
+    services.game_join(game_id=game.pk, user=bob)
+    grace = timedelta(seconds=django_settings.TURN_EMAIL_DELAY_SECONDS)
+    assert mail.turn_mails_queue(now=timezone.now() + grace) == 2
+
+    # The worker tries each, fails, and schedules a retry; nothing is sent.
+    row = OutboxMail.objects.get(to=address)
+    _wait_for(
+        lambda: (
+            OutboxMail.objects.filter(pk=row.pk, attempts__gte=1).exclude(error="").exists()
+            and Notification.objects.filter(kind="turn").exclude(error="").count() == 2
+        ),
+        timeout=60,
+        what="the first failed tries",
+    )
+    assert not OutboxMail.objects.filter(sent_at__isnull=False).exists()
+    assert not Notification.objects.filter(sent_at__isnull=False).exists()
+
+    with smtp.smtp_server(port) as (_, inbox):  # the mail server is back
+        back = time.monotonic()
+        # Each arrives at its next retry: within 30 s after one failed try, 60 s after two,
+        # 120 s after three (the backoff doubles, with full jitter).
+        _wait_for(lambda: len(inbox.messages) >= 3, timeout=150, what="the three mails")
+        arrived = time.monotonic() - back
+        record_property("seconds_until_the_mails_arrived", round(arrived, 1))
+        print(f"mails arrived {arrived:.1f} s after the mail server came back")
+
+        # The same tasks delivered once more (a redelivery, the sweep's re-queue): no mail.
+        send_outbox_mail.delay(row.pk)
+        for seat in game.seats.all():
+            send_turn_email.delay(seat.pk, game.version)
+        assert mail.outbox_requeue(now=timezone.now() + timedelta(minutes=10)) == 0
+        time.sleep(3)
+
+    assert sorted(recipients[0] for _, recipients, _ in inbox.messages) == sorted(
+        [address, "alice@example.org", "bob@example.org"]
+    )
+    (confirmation,) = inbox.to(address)
+    assert "confirm" in smtp.text_of(confirmation).lower()
+    assert OutboxMail.objects.get(pk=row.pk).sent_at is not None
+    assert Notification.objects.filter(kind="turn", sent_at__isnull=False).count() == 2
