@@ -32,7 +32,7 @@ from django.conf import settings
 from django.core import signing
 from django.core.mail import EmailMessage, EmailMultiAlternatives
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation

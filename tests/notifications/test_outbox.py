@@ -61,8 +61,6 @@ def test_a_mail_whose_task_was_lost_is_queued_again_and_sent_once(
     assert len(mailoutbox) == 1
 
 
-# The sweep's reminders_due does not run on SQLite yet (being fixed in its own change).
-@pytest.mark.postgres
 def test_the_minute_sweep_queues_the_lost_mails_again(
     django_capture_on_commit_callbacks, mailoutbox
 ):
