@@ -50,6 +50,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "colorado.input_guard.InputGuardMiddleware",  # before anything reads the request
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -260,6 +261,12 @@ if PRODUCTION:
         raise ImproperlyConfigured(
             "Set SITE_URL (and ALLOWED_HOSTS if other names serve the site) in production."
         )
+
+# --- Request input: body limit ----------------------------------------------------------
+# One limit for every request body, API and pages alike (colorado/input_guard.py answers
+# 413 above it); Django's own form parsing is held to the same number.
+MAX_REQUEST_BODY_BYTES = env.env_int("MAX_REQUEST_BODY_BYTES", 256 * 1024, minimum=1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BODY_BYTES
 
 LOGGING = {
     "version": 1,
