@@ -153,6 +153,10 @@ def leave_game(request: HttpRequest, game_id: int) -> Json:
     summary="Submit an action of my seat",
 )
 def submit_action(request: HttpRequest, game_id: int, payload: SubmitAction) -> Json:
+    """The caller's document after the action, with ``applied_version`` (the version the
+    action made) and ``replayed``: a ``client_id`` this seat already used applies nothing
+    and answers 200 again with the first time's ``applied_version`` and ``replayed: true``
+    (only accepted moves are kept, so a refused one is simply tried again)."""
     user = _user(request)
     game = _call(
         request,
@@ -165,7 +169,11 @@ def submit_action(request: HttpRequest, game_id: int, payload: SubmitAction) -> 
             client_id=payload.client_id,
         ),
     )
-    return selectors.game_document(game=game, user=user)
+    return {
+        **selectors.game_document(game=game, user=user),
+        "applied_version": getattr(game, "applied_version", None),
+        "replayed": getattr(game, "replayed", False),
+    }
 
 
 @router.get("/games/{game_id}/log", auth=optional_auth, response=list[Json], summary="Log")
