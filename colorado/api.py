@@ -3,15 +3,20 @@
 Conventions (../shared/spec/api.md): errors are ``{"code", "message"}`` with a fitting status;
 auth is ``Authorization: Bearer <token>`` or the session cookie with CSRF. Apps add routers in
 ``<app>/api.py``; endpoints stay thin and call services/selectors.
+
+The schema lists each operation's error answers with the ``Error`` shape (``Api``): the ones
+every operation can give are added here, and an endpoint declares its own particular ones
+with ``openapi_extra=errors(409, 422)``.
 """
 
 from __future__ import annotations
 
+from http import HTTPStatus
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
-from ninja import NinjaAPI
+from ninja import NinjaAPI, Schema
 from ninja.errors import (
     AuthenticationError,
     AuthorizationError,
@@ -19,7 +24,11 @@ from ninja.errors import (
     Throttled,
     ValidationError,
 )
-from ninja.security import HttpBearer, django_auth
+from ninja.openapi.schema import OpenAPISchema
+from ninja.operation import Operation
+from ninja.security import HttpBearer, SessionAuth
+from ninja.types import DictStrAny
+from ninja.utils import check_csrf
 
 from colorado.throttling import AnonymousRateThrottle, UserRateThrottle
 
@@ -44,16 +53,37 @@ class BearerAuth(HttpBearer):
         return user
 
 
+class SessionCsrfAuth(SessionAuth):
+    """The session cookie, with Django's CSRF check once there is a signed-in session.
+
+    ninja checks CSRF before it looks at the session, so an anonymous write (a script that
+    has not signed in) was told 403 "CSRF check Failed" instead of 401 ``not_signed_in``.
+    Without a signed-in session there is nothing for a forged request to borrow, so the
+    check applies only with one, and a miss answers 403 ``csrf_failed``."""
+
+    def _get_key(self, request: HttpRequest) -> str | None:
+        if not request.user.is_authenticated:
+            return None
+        if not getattr(request, "_ninja_csrf_exempt", False) and check_csrf(request):
+            raise ApiError(
+                403,
+                "csrf_failed",
+                _("The CSRF token is missing or wrong; reload the page and try again."),
+            )
+        return request.COOKIES.get(self.param_name)
+
+
 bearer_auth = BearerAuth()
+session_auth = SessionCsrfAuth()
 # Endpoints that a signed-out visitor may also call use ``optional_auth``.
-signed_in = [bearer_auth, django_auth]
+signed_in = [bearer_auth, session_auth]
 
 
 def _anonymous(request: HttpRequest) -> bool:
     return True
 
 
-optional_auth = [bearer_auth, django_auth, _anonymous]
+optional_auth = [bearer_auth, session_auth, _anonymous]
 
 STATUS_CODES = {
     400: "bad_request",
@@ -62,11 +92,71 @@ STATUS_CODES = {
     404: "not_found",
     405: "method_not_allowed",
     409: "conflict",
+    413: "too_large",
     422: "illegal_action",
     429: "throttled",
+    503: "unavailable",
 }
 
-api = NinjaAPI(
+
+class Error(Schema):
+    """Every error answer: a stable code for programs, a sentence for people; some errors
+    add fields (a stale version's ``current`` document)."""
+
+    code: str
+    message: str
+
+
+ERROR_REF = {"$ref": "#/components/schemas/Error"}
+ERRORS_KEY = "x-error-statuses"
+BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def errors(*statuses: int) -> DictStrAny:
+    """``openapi_extra`` for an endpoint's own error statuses (409, 422, a 401 of an
+    endpoint that admits anonymous callers), beside those ``Api`` adds to all."""
+    return {ERRORS_KEY: list(statuses)}
+
+
+class _ErrorsInSchema(OpenAPISchema):
+    def operation_details(self, operation: Operation) -> DictStrAny:
+        details = super().operation_details(operation)
+        statuses = {400, 429, 503, *details.pop(ERRORS_KEY, ())}
+        if BODY_METHODS & set(operation.methods):
+            statuses.add(413)
+        if "{" in operation.path:
+            statuses.add(404)
+        callbacks = list(operation.auth_callbacks)
+        if _anonymous not in callbacks:
+            statuses.add(401)  # not signed in, or (the token endpoint) bad credentials
+            if callbacks:
+                statuses.add(403)  # CSRF, not a player, not your seat
+        self.schemas["Error"] = Error.model_json_schema(ref_template="#/components/schemas/{model}")
+        responses = details.setdefault("responses", {})
+        for status in sorted(statuses):
+            code = STATUS_CODES.get(status, "error")
+            responses.setdefault(
+                status,
+                {
+                    "description": f"{HTTPStatus(status).phrase}: {code} or a particular code",
+                    "content": {"application/json": {"schema": ERROR_REF}},
+                },
+            )
+        return details
+
+
+class Api(NinjaAPI):
+    """The site's API: the schema also lists the error answers (``_ErrorsInSchema``)."""
+
+    def get_openapi_schema(
+        self, *, path_prefix: str | None = None, path_params: DictStrAny | None = None
+    ) -> OpenAPISchema:
+        if path_prefix is None:
+            path_prefix = self.get_root_path(path_params or {})
+        return _ErrorsInSchema(self, path_prefix)
+
+
+api = Api(
     title="Colorado County online API",
     version="1",
     description="Everything the web page can do. See docs in the repository (api.md).",

@@ -50,6 +50,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "colorado.input_guard.InputGuardMiddleware",  # before anything reads the request
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -260,6 +261,19 @@ if PRODUCTION:
         raise ImproperlyConfigured(
             "Set SITE_URL (and ALLOWED_HOSTS if other names serve the site) in production."
         )
+
+# --- Request input: body limit, client addresses behind proxies ------------------------
+# One limit for every request body, API and pages alike (colorado/input_guard.py answers
+# 413 above it); Django's own form parsing is held to the same number.
+MAX_REQUEST_BODY_BYTES = env.env_int("MAX_REQUEST_BODY_BYTES", 256 * 1024, minimum=1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BODY_BYTES
+# How many proxies of our own stand in front of the server. 0 (the default): the client is
+# REMOTE_ADDR and X-Forwarded-For is ignored, since anyone can send one. N > 0: the Nth
+# address from the right of X-Forwarded-For (the one our outermost proxy saw). The API's
+# throttles (colorado/throttling.py) and allauth's rate limits both count by it.
+TRUSTED_PROXY_COUNT = env.env_int("TRUSTED_PROXY_COUNT", 0, minimum=0, maximum=10)
+ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT
+NINJA_NUM_PROXIES = TRUSTED_PROXY_COUNT
 
 LOGGING = {
     "version": 1,

@@ -14,12 +14,17 @@ counted in the shared cache, so they hold across server processes. Signed-in cal
 limits are fair-use limits, not a defence against guessing, and are counted in each
 server process's memory instead of with two Redis round trips per throttle per call: a
 caller spread over N processes may reach up to N times the rate.
+
+Addresses are ``client_address``: ninja's own ``get_ident`` took the whole
+``X-Forwarded-For`` header when no proxy count was set, so a password guesser who sent a
+new made-up header with each try was never throttled.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.core.cache.backends.locmem import LocMemCache
 from django.http import HttpRequest
 from ninja.throttling import SimpleRateThrottle
@@ -35,11 +40,30 @@ def caller(request: HttpRequest) -> Any:
     return None
 
 
+def client_address(request: HttpRequest) -> str | None:
+    """The address a request came from: ``REMOTE_ADDR``, or behind ``TRUSTED_PROXY_COUNT``
+    proxies of our own the address the outermost of them saw (the Nth from the right of
+    ``X-Forwarded-For``; what stands left of it is the client's to make up). A header
+    shorter than the proxy chain did not come through it: ``REMOTE_ADDR`` then."""
+    remote = request.META.get("REMOTE_ADDR")
+    count = settings.TRUSTED_PROXY_COUNT
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR")
+    if count <= 0 or not forwarded:
+        return remote
+    addresses = [part.strip() for part in forwarded.split(",")]
+    if len(addresses) < count or not addresses[-count]:
+        return remote
+    return addresses[-count]
+
+
 class _ScopedRateThrottle(SimpleRateThrottle):
     def __init__(self, rate: str, *, scope: str | None = None) -> None:
         if scope is not None:
             self.scope = scope
         super().__init__(rate)
+
+    def get_ident(self, request: HttpRequest) -> str | None:
+        return client_address(request)
 
 
 class AnonymousRateThrottle(_ScopedRateThrottle):

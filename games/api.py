@@ -1,6 +1,7 @@
 """Game endpoints of the JSON API (paths and shapes: api.md). Thin: parse, call a service
 or selector, answer. ``GameError`` from the services becomes ``{"code", "message"}`` with
-its status; a stale version answers 409 with the caller's current document in ``current``."""
+its status; a stale version answers 409 with the caller's current document in ``current``.
+Each operation's own error statuses are declared for the schema with ``errors(...)``."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from ninja import Field, Query, Router, Schema, Status
 
-from colorado.api import ApiError, optional_auth, signed_in
+from colorado.api import ApiError, errors, optional_auth, signed_in
 from colorado.throttling import AnonymousRateThrottle, UserRateThrottle
 from games import selectors, services
 from games.errors import GameError, StaleVersion
@@ -89,7 +90,10 @@ def _call(request: HttpRequest, game_id: int | None, fn: Callable[[], T]) -> T:
 
 
 @router.post(
-    "/games", auth=signed_in, response={201: Json}, summary="Open a table (starts when full)"
+    "/games",
+    auth=signed_in,
+    response={201: Json},
+    summary="Open a table (starts when full)",
 )
 def create_game(request: HttpRequest, payload: CreateGame) -> Status[Json]:
     user = _user(request)
@@ -120,7 +124,13 @@ def list_games(request: HttpRequest, filters: Query[ListFilter]) -> list[Json]:
     return [selectors.game_summary(game=g, seats=selectors.seats_of(g)) for g in page]
 
 
-@router.get("/games/{game_id}", auth=optional_auth, response=Json, summary="The table for me")
+@router.get(
+    "/games/{game_id}",
+    auth=optional_auth,
+    response=Json,
+    openapi_extra=errors(401),
+    summary="The table for me",
+)
 def get_game(request: HttpRequest, game_id: int) -> Json:
     game = _game(game_id, request)
     user = _user(request)
@@ -130,14 +140,26 @@ def get_game(request: HttpRequest, game_id: int) -> Json:
     return doc
 
 
-@router.post("/games/{game_id}/join", auth=signed_in, response=Json, summary="Take a seat")
+@router.post(
+    "/games/{game_id}/join",
+    auth=signed_in,
+    response=Json,
+    openapi_extra=errors(409),
+    summary="Take a seat",
+)
 def join_game(request: HttpRequest, game_id: int) -> Json:
     user = _user(request)
     game = _call(request, game_id, lambda: services.game_join(game_id=game_id, user=user))
     return selectors.game_document(game=game, user=user)
 
 
-@router.post("/games/{game_id}/leave", auth=signed_in, response=Json, summary="Leave an open table")
+@router.post(
+    "/games/{game_id}/leave",
+    auth=signed_in,
+    response=Json,
+    openapi_extra=errors(409),
+    summary="Leave an open table",
+)
 def leave_game(request: HttpRequest, game_id: int) -> Json:
     user = _user(request)
     game = _call(request, game_id, lambda: services.game_leave(game_id=game_id, user=user))
@@ -150,9 +172,14 @@ def leave_game(request: HttpRequest, game_id: int) -> Json:
     response=Json,
     # Moves counted apart: a burst of moves does not stop a player reading the table.
     throttle=[UserRateThrottle("1200/min", scope="moves")],
+    openapi_extra=errors(409, 422),
     summary="Submit an action of my seat",
 )
 def submit_action(request: HttpRequest, game_id: int, payload: SubmitAction) -> Json:
+    """The caller's document after the action, with ``applied_version`` (the version the
+    action made) and ``replayed``: a ``client_id`` this seat already used applies nothing
+    and answers 200 again with the first time's ``applied_version`` and ``replayed: true``
+    (only accepted moves are kept, so a refused one is simply tried again)."""
     user = _user(request)
     game = _call(
         request,
@@ -165,10 +192,20 @@ def submit_action(request: HttpRequest, game_id: int, payload: SubmitAction) -> 
             client_id=payload.client_id,
         ),
     )
-    return selectors.game_document(game=game, user=user)
+    return {
+        **selectors.game_document(game=game, user=user),
+        "applied_version": getattr(game, "applied_version", None),
+        "replayed": getattr(game, "replayed", False),
+    }
 
 
-@router.get("/games/{game_id}/log", auth=optional_auth, response=list[Json], summary="Log")
+@router.get(
+    "/games/{game_id}/log",
+    auth=optional_auth,
+    response=list[Json],
+    openapi_extra=errors(401),
+    summary="Log",
+)
 def game_log(request: HttpRequest, game_id: int, since: int = 0) -> list[Json]:
     game = _game(game_id, request)
     if not 0 <= since < MAX_ID:

@@ -196,10 +196,12 @@ class Move(models.Model):
         ordering = ["game", "version"]
         constraints = [
             models.UniqueConstraint(fields=["game", "version"], name="move_unique_version"),
+            # A client id is one seat's own: unique per game it let a player who sent the
+            # bot's id (``bot:<version>:<seat>``) first swallow the bot's move.
             models.UniqueConstraint(
-                fields=["game", "client_id"],
+                fields=["game", "seat", "client_id"],
                 condition=Q(client_id__isnull=False),
-                name="move_unique_client_id",
+                name="move_unique_seat_client_id",
             ),
         ]
 

@@ -51,6 +51,10 @@ __all__ = [
 ]
 
 CLIENT_ID_MAX = 64
+# The client ids the server makes for its own moves (``bot:<version>:<seat>`` in
+# games.tasks, ``timeout:<version>:<seat>`` in games.deadlines). A player who sent one first
+# made the server's move look like a retry, and it was never made: players may not use them.
+RESERVED_CLIENT_ID_PREFIXES = ("bot:", "timeout:")
 CHAT_MAX = 500
 # Actions whose cowboys are a sealed bid, and the event that reveals their step.
 SEALED_ACTIONS = {"bid": "r", "sale_bid": "sale"}
@@ -457,6 +461,21 @@ def _step_name(game: Game, engine: Any, state: Any, kind: str) -> str:
     return f"sale{sales}"
 
 
+def _applied_version(
+    game: Game, *, client_id: str, user: User | None, seat: int | Seat | None
+) -> int | None:
+    """The version of the move this seat (``seat``, else the seat ``user`` holds) made with
+    ``client_id``, if it made one: a client id is a seat's own."""
+    moves = Move.objects.filter(game=game, client_id=client_id)
+    if seat is not None:
+        moves = moves.filter(seat=seat.seat if isinstance(seat, Seat) else seat)
+    elif user is not None and getattr(user, "is_authenticated", False):
+        moves = moves.filter(seat__in=Seat.objects.filter(game=game, user=user).values("seat"))
+    else:
+        return None
+    return moves.values_list("version", flat=True).first()
+
+
 def action_submit(
     *,
     game_id: int,
@@ -469,8 +488,11 @@ def action_submit(
 ) -> Game:
     """Apply one action for a seat. ONE transaction holding the game row lock:
 
-    1. a ``client_id`` already used at this game answers with the current game and applies
-       nothing (a retry);
+    1. a ``client_id`` this seat already used at this game answers with the current game and
+       applies nothing (a retry); ``game.applied_version`` is then the version at which the
+       first one applied and ``game.replayed`` is true (after a move: its version, false).
+       Client ids are a seat's own (another seat may use the same), and players may not use
+       the server's (``RESERVED_CLIENT_ID_PREFIXES``: 400 ``bad_client_id``);
     2. the caller must hold the seat (``actor="player"``), or be the bot standing in
        (``bot``/``timeout`` with ``seat``); a seat whose person is out (resigned: 403
        ``resigned``; replaced by vote: 403 ``replaced``) is played by its bot only;
@@ -489,6 +511,16 @@ def action_submit(
         raise BadRequest(
             _("client_id must be a string of at most 64 characters."), code="bad_client_id"
         )
+    if (
+        client_id is not None
+        and actor == Move.Actor.PLAYER
+        and client_id.startswith(RESERVED_CLIENT_ID_PREFIXES)
+    ):
+        raise BadRequest(
+            _("client_id may not start with %(prefixes)s: the server uses those.")
+            % {"prefixes": " or ".join(RESERVED_CLIENT_ID_PREFIXES)},
+            code="bad_client_id",
+        )
     if version is not None and (
         isinstance(version, bool) or not isinstance(version, int) or version < 0
     ):
@@ -498,8 +530,12 @@ def action_submit(
 
     with transaction.atomic():
         game = _locked(game_id)
-        if client_id is not None and rows.exists(Move, game=game.pk, client_id=client_id):
-            return game
+        if client_id is not None:
+            applied = _applied_version(game, client_id=client_id, user=user, seat=seat)
+            if applied is not None:
+                game.applied_version = applied  # type: ignore[attr-defined]
+                game.replayed = True  # type: ignore[attr-defined]
+                return game
         if game.status != Game.Status.RUNNING:
             if game.status == Game.Status.OPEN:
                 raise Conflict(_("The game has not started yet."), code="not_running")
@@ -595,6 +631,8 @@ def action_submit(
 
         game.state = engine.dump(new_state)
         game.version = new_version
+        game.applied_version = new_version  # type: ignore[attr-defined]
+        game.replayed = False  # type: ignore[attr-defined]
         game.to_act = sorted(engine.to_act(new_state))
         game.updated_at = now
         fields = ["state", "version", "to_act", "updated_at"]
