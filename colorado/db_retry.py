@@ -57,5 +57,6 @@ def retry_on_db_error(task: Any, exc: Exception, *, max_retries: int) -> Any:
     )
     if task.request.is_eager:
         again = task.retry(exc=exc, countdown=countdown, max_retries=max_retries, throw=False)
-        return again.sig.apply().get()
+        # (not a wait on another task: it ran just now, in this thread)
+        return again.sig.apply().get(disable_sync_subtasks=False)
     raise task.retry(exc=exc, countdown=countdown, max_retries=max_retries)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.db import connection
@@ -40,6 +41,13 @@ def _table(make_user: Callable[..., User]) -> tuple[Game, Seat, Seat]:
     return game, Seat.objects.get(game=game, user=alice), Seat.objects.get(game=game, user=bob)
 
 
+def _run(task: Any, *args: object) -> Any:
+    """Run ``task`` as the worker would (``apply``: retries included), in this thread. Once a
+    real worker ran in this process (tests/games/test_worker.py), Celery refuses a plain
+    ``get()``, which it takes for a task waiting on another."""
+    return task.apply(args=args).get(disable_sync_subtasks=False)
+
+
 def _idle(game: Game, seconds: float) -> None:
     """Nothing has happened at the table for ``seconds`` (``update`` skips auto_now)."""
     Game.objects.filter(pk=game.pk).update(updated_at=timezone.now() - timedelta(seconds=seconds))
@@ -54,14 +62,14 @@ def test_the_sweep_queues_again_a_bot_whose_task_was_lost(make_user, settings):
     game, alice, bob = _table(make_user)
     version = game.version
     _idle(game, 31)
-    outcomes = sweep_deadlines.apply().get()
+    outcomes = _run(sweep_deadlines)
     assert outcomes["bots_requeued"] == 1
     move = Move.objects.get(game=game)
     assert (move.seat, move.actor, move.version) == (bob.seat, "bot", version + 1)
     game.refresh_from_db()
     assert game.to_act == [alice.seat]  # Alice still bids; the bot has
     # The table is not stalled any more: the next sweep queues nothing.
-    assert sweep_deadlines.apply().get()["bots_requeued"] == 0
+    assert _run(sweep_deadlines)["bots_requeued"] == 0
     assert Move.objects.filter(game=game).count() == 1
 
 
@@ -107,7 +115,7 @@ def test_a_bot_move_that_loses_its_database_connection_retries_and_moves(make_us
     game, _alice, bob = _table(make_user)
     version = game.version
     _cut_my_connection()
-    assert bot_move.apply(args=(game.pk, version)).get() == "moved"
+    assert _run(bot_move, game.pk, version) == "moved"
     assert Move.objects.filter(game=game, seat=bob.seat, actor="bot").count() == 1
 
 
@@ -117,5 +125,5 @@ def test_the_sweep_that_loses_its_database_connection_retries(make_user, setting
     game, _alice, bob = _table(make_user)
     _idle(game, 60)
     _cut_my_connection()
-    assert sweep_deadlines.apply().get()["bots_requeued"] == 1
+    assert _run(sweep_deadlines)["bots_requeued"] == 1
     assert Move.objects.filter(game=game, seat=bob.seat, actor="bot").count() == 1
