@@ -199,8 +199,49 @@ CELERY_TASK_TIME_LIMIT = 120
 CELERY_TASK_SOFT_TIME_LIMIT = 90
 CELERY_TASK_ALWAYS_EAGER = env.env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_EAGER_PROPAGATES = True
+# Surviving the loss of a worker or of the broker (docs/operations.md, "What survives what").
+# A task is acknowledged when it is done (acks_late): a worker killed mid-task leaves its
+# message unacknowledged, and Redis hands it out again after the visibility timeout. That
+# timeout must be longer than the longest task may run (CELERY_TASK_TIME_LIMIT, and each
+# task's own time_limit), or a slow task would be handed to a second worker while it runs;
+# minutes, not an hour, so a task a dead worker held comes back soon. Nothing waits on it
+# anyway: the sweep queues a stalled bot again after BOT_STALL_SECONDS.
+CELERY_VISIBILITY_TIMEOUT_SECONDS = env.env_int(
+    "CELERY_VISIBILITY_TIMEOUT_SECONDS", 300, minimum=CELERY_TASK_TIME_LIMIT + 30
+)
+# The worker reconnects to a restarted broker for ever instead of exiting, and notices a
+# dead connection within seconds: TCP keepalive, a socket timeout on every command and a
+# PING on idle connections (health_check_interval). A Redis restart loses the queue;
+# the sweep notices the bots that should have moved and queues them again.
+CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_BROKER_CONNECTION_TIMEOUT = 5
+# Tasks running when the connection drops are stopped: their messages cannot be acknowledged
+# on the lost connection, so they are handed out again (after the visibility timeout, or by
+# the sweep if Redis lost them) and run again from the start.
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+# A consumer that survives the broker's restart, without Gossip and Mingle
+# (colorado.celery.Consumer says why).
+CELERY_WORKER_CONSUMER = "colorado.celery:Consumer"
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": CELERY_VISIBILITY_TIMEOUT_SECONDS,
+    "socket_timeout": 10,
+    "socket_connect_timeout": 5,
+    "socket_keepalive": True,
+    "health_check_interval": 10,
+}
+# Publishing (a bot move queues the next one, beat queues the sweep) retries briefly while
+# the broker is away, then gives up: the sweep redoes what was lost.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 3,
+    "interval_start": 0,
+    "interval_step": 1,
+    "interval_max": 2,
+}
+# A bot that is to act and has not moved for this long is queued again by the sweep (its
+# task was lost: a killed worker, a Redis restart, a database error). games.stalls.
+BOT_STALL_SECONDS = env.env_int("BOT_STALL_SECONDS", 30, minimum=1)
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 # Task modules that ``autodiscover_tasks`` (which only finds ``<app>.tasks``) would miss.

@@ -69,6 +69,12 @@ class Game(models.Model):
     class Meta:
         indexes = [
             models.Index(fields=["status", "-created_at"], name="game_status_created"),
+            # The sweep's search for bots that should have moved (games.stalls).
+            models.Index(
+                fields=["updated_at"],
+                condition=Q(status="running"),
+                name="game_running_updated",
+            ),
         ]
 
     def __str__(self) -> str:

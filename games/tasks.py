@@ -4,6 +4,10 @@
 idempotent by version: if the game moved on (or already finished) it does nothing, and its
 ``client_id`` is derived from the version, so a redelivered task (``acks_late``) cannot play
 twice. The bot sees only its own seat's view, like a person using the API.
+
+Nothing waits on this one task: if it is lost (a killed worker, a Redis restart) the sweep
+queues it again (``games.stalls``); if the database is away it retries with backoff
+(``colorado.db_retry``).
 """
 
 from __future__ import annotations
@@ -12,7 +16,9 @@ import logging
 import threading
 from typing import Any
 
-from celery import shared_task
+from celery import Task, shared_task
+
+from colorado.db_retry import DB_ERRORS, retry_on_db_error
 
 log = logging.getLogger(__name__)
 _local = threading.local()
@@ -37,7 +43,13 @@ def queue_bot_move(*, game_id: int, version: int) -> None:
         _local.pending = None
 
 
+#: Tries of a bot move while the database is away (about 4 minutes with the backoff); then
+#: the sweep takes over.
+BOT_MOVE_DB_RETRIES = 10
+
+
 @shared_task(
+    bind=True,
     name="games.bot_move",
     acks_late=True,
     ignore_result=True,
@@ -45,8 +57,15 @@ def queue_bot_move(*, game_id: int, version: int) -> None:
     time_limit=90,
     serializer="json",
 )
-def bot_move(game_id: int, version: int) -> str:
+def bot_move(self: Task, game_id: int, version: int) -> str:
     """Play one action for the first bot seat that must act at ``version``."""
+    try:
+        return _bot_move(game_id, version)
+    except DB_ERRORS as exc:
+        return retry_on_db_error(self, exc, max_retries=BOT_MOVE_DB_RETRIES)
+
+
+def _bot_move(game_id: int, version: int) -> str:
     from games.bots import bot_choose, bot_rng
     from games.errors import GameError
     from games.models import Game, Seat

@@ -4,14 +4,23 @@ Thin: the work is in ``games.deadlines``. The sweep claims each due seat with a 
 UPDATE (safe with two schedulers running) and handles it in one transaction, so a worker
 killed mid-task leaves no half move; the claim's lease makes the seat due again, and the
 timeout move's ``client_id`` (``timeout:<version>:<seat>``) means it is made once.
+
+The sweep also queues again the bots that should have moved and did not (``games.stalls``):
+their task was lost. While the database is away the sweep retries a few times with backoff;
+beat sends a new one every ``SWEEP_SECONDS`` anyway.
 """
 
 from __future__ import annotations
 
-from celery import shared_task
+from celery import Task, shared_task
+
+from colorado.db_retry import DB_ERRORS, retry_on_db_error
+
+SWEEP_DB_RETRIES = 3
 
 
 @shared_task(
+    bind=True,
     name="games.tasks_clock.sweep_deadlines",
     acks_late=True,
     ignore_result=True,
@@ -20,17 +29,26 @@ from celery import shared_task
     time_limit=58,
     expires=55,
 )
-def sweep_deadlines() -> dict[str, int]:
-    """Handle every seat whose deadline passed; queue the "your turn" mails whose grace
-    period has passed and the reminders now due."""
+def sweep_deadlines(self: Task) -> dict[str, int]:
+    """Handle every seat whose deadline passed; queue the stalled bots again, the "your
+    turn" mails whose grace period has passed and the reminders now due."""
+    try:
+        return _sweep()
+    except DB_ERRORS as exc:
+        return retry_on_db_error(self, exc, max_retries=SWEEP_DB_RETRIES)
+
+
+def _sweep() -> dict[str, int]:
     from django.utils import timezone
 
     from games.deadlines import deadlines_sweep
+    from games.stalls import bots_requeue
     from games.tasks_mail import send_reminder
     from notifications.services import outbox_requeue, reminders_due, turn_mails_queue
 
     now = timezone.now()
     outcomes = deadlines_sweep(now=now)
+    outcomes["bots_requeued"] = bots_requeue(now=now)
     outcomes["turn_mails"] = turn_mails_queue(now=now)
     seat_ids = [s.pk for s in reminders_due(now=now)]
     for seat_id in seat_ids:

@@ -1,0 +1,125 @@
+"""Bots that should have moved and did not: found by the sweep and queued again.
+
+Nothing waits on a single task. ``bot_move`` is queued on commit after every change that
+leaves a bot to act, but that task can be lost: a worker killed while holding it (its
+message comes back only after the broker's visibility timeout), a Redis restart (the queue
+is gone), a database error it could not retry past, a publish that failed while the broker
+was away. The game then shows the bot to act and nothing happens until the bot's own
+deadline, days later.
+
+So the sweep (``games.tasks_clock.sweep_deadlines``) asks ``bots_stalled`` for running games
+where a bot is to act — a bot account's seat, or a person's seat handed to the bot
+(``Seat.bot_kind`` non-empty, seat in ``Game.to_act``) — and nothing has changed for
+``BOT_STALL_SECONDS`` (every move sets ``Game.updated_at``), and queues ``bot_move`` again.
+That is safe to do any number of times: ``bot_move`` refuses a version the game has left
+and its ``client_id`` (``bot:<version>:<seat>``) makes the move once.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db.models import BooleanField, Func
+from django.utils import timezone
+
+from games.models import Game, Seat
+
+log = logging.getLogger(__name__)
+
+#: Stalled games queued per sweep run, the longest stalled first (the rest wait a sweep).
+STALL_LIMIT = 200
+#: A task queued again by the sweep is dropped unstarted after this long: while the workers
+#: are away, each sweep queues the stalled bots again, and the copies must not pile up.
+REQUEUE_EXPIRES = timedelta(minutes=5)
+
+
+class _ToActHas(Func):
+    """SQL: ``to_act`` (a JSON list of seat numbers) contains ``seat``. Portable, so the
+    whole test is one query with no row fetched for a bot that is not to act."""
+
+    output_field = BooleanField()
+    arity = 2
+
+    def as_sql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        raise NotImplementedError(f"no JSON containment for {connection.vendor}")
+
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        to_act, to_act_params = compiler.compile(self.source_expressions[0])
+        seat, seat_params = compiler.compile(self.source_expressions[1])
+        # jsonb @> a scalar: true when the array holds it.
+        return f"({to_act} @> to_jsonb({seat}))", (*to_act_params, *seat_params)
+
+    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        to_act, to_act_params = compiler.compile(self.source_expressions[0])
+        seat, seat_params = compiler.compile(self.source_expressions[1])
+        # Both fragments are compiled column references; their parameters stay separate.
+        sql = f"EXISTS (SELECT 1 FROM json_each({to_act}) WHERE json_each.value = {seat})"  # noqa: S608
+        return sql, (*to_act_params, *seat_params)
+
+
+@dataclass(frozen=True)
+class Stall:
+    game_id: int
+    version: int
+    seat: int
+    idle_seconds: float
+
+
+def bots_stalled(
+    *, now: datetime | None = None, grace_seconds: int | None = None, limit: int = STALL_LIMIT
+) -> list[Stall]:
+    """Running games where a bot is to act and nothing has moved for ``grace_seconds``
+    (default ``settings.BOT_STALL_SECONDS``), one per game, the longest stalled first.
+
+    One query: the running games idle since before the cutoff (``game_running_updated``, a
+    partial index on ``updated_at``), joined to their bot seats that are in ``to_act``.
+    """
+    now = now or timezone.now()
+    grace = settings.BOT_STALL_SECONDS if grace_seconds is None else grace_seconds
+    cutoff = now - timedelta(seconds=grace)
+    rows = (
+        Seat.objects.filter(
+            game__status=Game.Status.RUNNING,
+            game__updated_at__lt=cutoff,
+            seat__isnull=False,
+        )
+        .exclude(bot_kind="")
+        .filter(_ToActHas("game__to_act", "seat"))
+        .order_by("game__updated_at", "game_id", "seat")
+        .values_list("game_id", "game__version", "seat", "game__updated_at")
+    )
+    found: dict[int, Stall] = {}
+    for game_id, version, seat, updated_at in rows[: limit * 4]:
+        if game_id not in found:
+            idle = (now - updated_at).total_seconds()
+            found[game_id] = Stall(int(game_id), int(version), int(seat), idle)
+        if len(found) >= limit:
+            break
+    return list(found.values())
+
+
+def bots_requeue(*, now: datetime | None = None, limit: int = STALL_LIMIT) -> int:
+    """Queue ``bot_move`` again for every stalled bot (``bots_stalled``); returns how many.
+    Logged, so an operator sees tasks being lost."""
+    from games.tasks import bot_move, queue_bot_move
+
+    stalls = bots_stalled(now=now, limit=limit)
+    for stall in stalls:
+        log.warning(
+            "bot of game %s (seat %s) has not moved at version %s for %.0f s; queued again",
+            stall.game_id,
+            stall.seat,
+            stall.version,
+            stall.idle_seconds,
+        )
+        if bot_move.app.conf.task_always_eager:
+            queue_bot_move(game_id=stall.game_id, version=stall.version)
+        else:
+            bot_move.apply_async(
+                (stall.game_id, stall.version), expires=REQUEUE_EXPIRES.total_seconds()
+            )
+    return len(stalls)
