@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0004_seat_turn_mail'),
+        ('games', '0005_move_unique_seat_client_id'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
