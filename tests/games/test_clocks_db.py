@@ -17,7 +17,7 @@ from games.deadlines import VacationError, vacation_cancel, vacation_take
 from games.models import Game, Move, Seat
 from tests.games.conftest import play_randomly
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 BID_FIRST = {"flags": "random"}  # the game opens with a simultaneous sealed bid
 HOUR = 3600

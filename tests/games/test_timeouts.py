@@ -17,7 +17,7 @@ from games import deadlines, selectors, services
 from games.models import Game, Move, Seat
 from games.signals import game_advanced
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+pytestmark = pytest.mark.django_db(transaction=True)
 
 BID_FIRST = {"flags": "random"}
 FAST = {"initial_hours": 24, "increment_hours": 4, "max_hours": 72}
@@ -89,6 +89,7 @@ def test_without_vacation_the_bot_moves_for_the_late_player_and_the_log_says_so(
     assert deadlines.deadlines_sweep() == {}
 
 
+@pytest.mark.postgres  # PostgreSQL's planner / row locks
 def test_the_sweep_finds_due_seats_with_one_query_on_the_deadline_index(make_user):
     _game, (_alice, _bob) = _table(make_user)
     with CaptureQueriesContext(connection) as queries:
@@ -239,6 +240,7 @@ def test_an_away_player_is_not_timed_out(make_user):
     assert _seat(game, alice).deadline == back
 
 
+@pytest.mark.postgres  # PostgreSQL's planner / row locks
 def test_two_sweeps_racing_handle_each_seat_exactly_once(make_user):
     tables = [_table(make_user) for _ in range(6)]
     for game, users in tables:

@@ -53,10 +53,6 @@ def _idle(game: Game, seconds: float) -> None:
     Game.objects.filter(pk=game.pk).update(updated_at=timezone.now() - timedelta(seconds=seconds))
 
 
-# PostgreSQL only for now: in embedded mode (SQLite) the sweep task fails in
-# notifications.services.reminders_due today, which is being fixed separately; the search
-# itself runs on SQLite in the next test.
-@pytest.mark.postgres
 def test_the_sweep_queues_again_a_bot_whose_task_was_lost(make_user, settings):
     settings.BOT_STALL_SECONDS = 30
     game, alice, bob = _table(make_user)
