@@ -174,7 +174,8 @@ if REDIS_URL:
     }
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Falls back to process memory while Redis is down (colorado/cache.py).
+            "BACKEND": "colorado.cache.ForgivingRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env.env_str("CACHE_PREFIX", "colorado"),
             # One pool per process, not one per request thread (colorado/cache.py).
