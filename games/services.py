@@ -188,9 +188,23 @@ def _after_change(
     else:
         game_update_announce(game_id=game_id, version=version, refresh=refresh)
     if bot_due:
-        from games.tasks import queue_bot_move
+        transaction.on_commit(lambda: _wake_bot(game_id, version))
 
-        transaction.on_commit(lambda: queue_bot_move(game_id=game_id, version=version))
+
+def _wake_bot(game_id: int, version: int) -> None:
+    """Queue the bot's move. The change is committed: a broker that is down (Redis) must not
+    turn it into a 500, nor stop the on-commit steps queued after this one; the periodic
+    sweep queues a bot move that was lost. With eager tasks (tests, scripts) the bot plays
+    right here and its errors are raised as they are."""
+    from games.tasks import bot_move, queue_bot_move
+
+    if bot_move.app.conf.task_always_eager:
+        queue_bot_move(game_id=game_id, version=version)
+        return
+    try:
+        queue_bot_move(game_id=game_id, version=version)
+    except Exception:
+        log.exception("bot move of game %s at version %s not queued", game_id, version)
 
 
 def _bot_due(game: Game) -> bool:

@@ -1,0 +1,160 @@
+"""Outages of Redis and PostgreSQL, with real servers that are stopped and started again.
+
+A live server (uvicorn, tests/games/live.py) is pointed at a private Redis or a private
+PostgreSQL cluster of its own (tests/games/outage.py), so stopping it troubles no other
+test. What is checked is what a player or an operator notices: the status of a move, what
+is in the database, what a socket receives, what a page shows.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from django.db import connection
+
+from accounts.models import User
+from accounts.services import token_create
+from games import services
+from games.models import Game, Move
+from tests.conftest import channel_prefix
+from tests.games.live import live_server
+from tests.games.outage import PrivateRedis, private_redis
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.postgres,
+    pytest.mark.redis,
+]
+
+
+def call(
+    base: str, path: str, *, token: str | None = None, body: Any = None, timeout: float = 30
+) -> tuple[int, bytes, float]:
+    """One HTTP call to the live server: (status, body, seconds it took)."""
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(  # noqa: S310
+        base + path,
+        data=None if body is None else json.dumps(body).encode(),
+        headers=headers,
+        method="GET" if body is None else "POST",
+    )
+    started = time.monotonic()
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310
+            return response.status, response.read(), time.monotonic() - started
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read(), time.monotonic() - started
+
+
+def move(base: str, game_id: int, token: str) -> tuple[int, bytes, float]:
+    """Make the first legal action of the token's seat through the live server's API."""
+    status, body, _ = call(base, f"/api/games/{game_id}", token=token)
+    assert status == 200, body
+    doc = json.loads(body)
+    assert doc["my_seat"] in doc["to_act"], doc
+    assert doc["legal_actions"], doc
+    action = doc["legal_actions"][0]
+    if action["type"] in ("bid", "sale_bid") and "hand" in (doc["view"] or {}):
+        action = {**action, "cowboys": doc["view"]["hand"][:2]}
+    return call(
+        base,
+        f"/api/games/{game_id}/actions",
+        token=token,
+        body={"action": action, "version": doc["version"]},
+    )
+
+
+def started_game(make_user: Callable[..., User], *, bots: list[str]) -> tuple[Game, list[User]]:
+    users = [make_user() for _ in range(2)]
+    game = services.game_create(
+        creator=users[0],
+        players=2 + len(bots),
+        bots=bots,
+        invite=[users[1].username],
+        options={"flags": "random"},
+    )
+    services.game_join(game_id=game.pk, user=users[1])
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING
+    return game, users
+
+
+def to_act(game: Game, users: list[User]) -> User:
+    game.refresh_from_db()
+    for user in users:
+        if game.seats.get(user=user).seat in game.to_act:
+            return user
+    raise AssertionError(f"no person to act in {game.to_act}")
+
+
+# --- Redis ---------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def redis_server() -> Iterator[PrivateRedis]:
+    with private_redis() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def redis_site(
+    django_db_setup: None, django_db_blocker: Any, worker_id: str, redis_server: PrivateRedis
+) -> Iterator[str]:
+    """A live server whose cache, channel layer and broker are the private Redis."""
+    with django_db_blocker.unblock():
+        name = connection.settings_dict["NAME"]
+    with live_server(
+        database_name=name,
+        channel_prefix=channel_prefix(worker_id),
+        env={"REDIS_URL": redis_server.url, "SOCKET_RESYNC_SECONDS": "3"},
+    ) as base:
+        yield base
+
+
+@pytest.fixture
+def redis_up(redis_server: PrivateRedis) -> Iterator[PrivateRedis]:
+    """Every test starts and ends with the private Redis running."""
+    if redis_server.proc is None:
+        redis_server.start()
+    yield redis_server
+    if redis_server.proc is None:
+        redis_server.start()
+
+
+def test_moves_answer_200_while_redis_is_down(
+    redis_site: str, redis_up: PrivateRedis, make_user: Callable[..., User]
+) -> None:
+    game, users = started_game(make_user, bots=["random"])
+    tokens = {u.pk: token_create(user=u) for u in users}
+    bot_seat = game.seats.get(user__is_bot=True).seat
+    redis_up.stop()
+    for _ in range(10):  # until a person's move is due to wake the bot (its broker is down)
+        player = to_act(game, users)
+        before = Move.objects.filter(game=game).count()
+        status, body, seconds = move(redis_site, game.pk, tokens[player.pk])
+        assert status == 200, body
+        assert seconds < 15, seconds  # no long hang on a dead Redis
+        assert Move.objects.filter(game=game).count() == before + 1
+        game.refresh_from_db()
+        if bot_seat in game.to_act:
+            break
+    assert bot_seat in game.to_act
+    # Reads that count anonymous callers in the cache, the health check and a page degrade.
+    for path in (f"/api/games/{game.pk}", "/healthz", f"/games/{game.pk}/", "/"):
+        status, body, _ = call(redis_site, path)
+        assert status == 200, (path, body[:300])
+    redis_up.start()
+    # The lost bot move is the periodic sweep's to heal; a person's move works again at once.
+    other, people = started_game(make_user, bots=[])
+    player = to_act(other, people)
+    status, body, _ = move(redis_site, other.pk, token_create(user=player))
+    assert status == 200, body
+    assert Move.objects.filter(game=other).count() == 1
