@@ -188,6 +188,10 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     CELERY_BROKER_URL = "memory://"
 
+# How often each server process compares the versions its sockets show with the database,
+# so a socket that missed a message (channel layer down) catches up (games/consumers.py).
+SOCKET_RESYNC_SECONDS = env.env_int("SOCKET_RESYNC_SECONDS", 5, minimum=1)
+
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_BACKEND = None

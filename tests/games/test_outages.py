@@ -17,13 +17,14 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from django.test import Client
 
 from accounts.models import User
 from accounts.services import token_create
 from games import services
 from games.models import Game, Move
 from tests.conftest import channel_prefix
-from tests.games.live import live_server
+from tests.games.live import Socket, live_server
 from tests.games.outage import PrivateRedis, private_redis
 
 pytestmark = [
@@ -158,3 +159,52 @@ def test_moves_answer_200_while_redis_is_down(
     status, body, _ = move(redis_site, other.pk, token_create(user=player))
     assert status == 200, body
     assert Move.objects.filter(game=other).count() == 1
+
+
+RESYNC_SECONDS = 3  # SOCKET_RESYNC_SECONDS of the live server above
+# A socket is up to date within SOCKET_RESYNC_SECONDS + 1 s (games/consumers.py); the rest
+# is room for a loaded test machine.
+RESYNC_BOUND = RESYNC_SECONDS + 1 + 2
+
+
+def test_sockets_catch_up_on_what_they_missed_while_redis_was_down(
+    redis_site: str, redis_up: PrivateRedis, make_user: Callable[..., User]
+) -> None:
+    game, users = started_game(make_user, bots=[])
+    tokens = {u.pk: token_create(user=u) for u in users}
+    client = Client()
+    client.force_login(users[0])
+    url = redis_site.replace("http", "ws", 1) + f"/ws/games/{game.pk}/"
+    player = Socket(url, origin=redis_site, cookie=f"sessionid={client.cookies['sessionid'].value}")
+    watcher = Socket(url, origin=redis_site)
+    socks = [player, watcher]
+
+    def reaches_all(version: int, within: float) -> None:
+        started = time.monotonic()
+        for sock in socks:
+            left = within - (time.monotonic() - started)
+            frame = sock.wait_for(lambda f: f.get("version") == version, timeout=max(left, 0))
+            assert frame["type"] == "game"
+
+    def next_move() -> int:
+        person = to_act(game, users)
+        status, body, _ = move(redis_site, game.pk, tokens[person.pk])
+        assert status == 200, body
+        return int(json.loads(body)["version"])
+
+    try:
+        reaches_all(1, within=20)
+        redis_up.stop()
+        # The move's frames are lost with the layer; the sockets still learn of it.
+        reaches_all(next_move(), within=RESYNC_BOUND)
+        redis_up.start()
+        reaches_all(next_move(), within=RESYNC_BOUND)
+        # The layer has subscribed the game's group again: moves arrive as frames, at once
+        # (the version watch would take a second of quiet at the least).
+        for _ in range(2):
+            reaches_all(next_move(), within=0.5)
+        assert player.closed_code is None
+        assert watcher.closed_code is None
+    finally:
+        for sock in socks:
+            sock.close()
