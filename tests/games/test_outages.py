@@ -9,6 +9,9 @@ is in the database, what a socket receives, what a page shows.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -24,8 +27,8 @@ from accounts.services import token_create
 from games import services
 from games.models import Game, Move
 from tests.conftest import channel_prefix
-from tests.games.live import Socket, live_server
-from tests.games.outage import PrivateRedis, private_redis
+from tests.games.live import ROOT, Socket, live_server
+from tests.games.outage import PrivatePostgres, PrivateRedis, private_postgres, private_redis
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -208,3 +211,110 @@ def test_sockets_catch_up_on_what_they_missed_while_redis_was_down(
     finally:
         for sock in socks:
             sock.close()
+
+
+# --- PostgreSQL ----------------------------------------------------------------------------
+
+PREPARE = """
+from django.test import Client
+from accounts.models import User
+from accounts.services import token_create
+from games import services
+alice = User.objects.create_user(username="alice", password="a-long-password-42")
+bob = User.objects.create_user(username="bob", password="a-long-password-42")
+game = services.game_create(creator=alice, players=2, invite=["bob"], options={"flags": "random"})
+services.game_join(game_id=game.pk, user=bob)
+client = Client()
+client.force_login(alice)
+print(game.pk, token_create(user=alice), client.cookies["sessionid"].value)
+"""
+
+
+@pytest.fixture(scope="module")
+def postgres_site(worker_id: str) -> Iterator[tuple[str, PrivatePostgres, dict[str, Any]]]:
+    """A live server on a private PostgreSQL cluster (migrated, with a running game of
+    alice's), its cluster, and alice's game id, API token and session cookie."""
+    with private_postgres() as server:
+        subprocess.run(
+            ["/usr/lib/postgresql/15/bin/createdb", "-h", "127.0.0.1", "-p", str(server.port),
+             "-U", "postgres", "colorado"],
+            check=True,
+        )  # fmt: skip
+        env = {
+            **os.environ,
+            "DATABASE_URL": server.url("colorado"),
+            "DJANGO_ENV": "test",
+            "LOG_LEVEL": "WARNING",
+        }
+        manage = [sys.executable, "manage.py"]
+        subprocess.run([*manage, "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+        out = subprocess.run(
+            [*manage, "shell", "-c", PREPARE], cwd=ROOT, env=env, check=True, capture_output=True
+        )
+        game_id, token, session = out.stdout.decode().split()[-3:]
+        with live_server(
+            database_name="colorado",
+            channel_prefix=channel_prefix(worker_id),
+            env={
+                "DATABASE_URL": server.url("colorado"),
+                # Production's DEBUG: errors reach the middleware, not a debug page.
+                "DEBUG": "0",
+            },
+        ) as base:
+            yield base, server, {"game": int(game_id), "token": token, "session": session}
+
+
+def get(base: str, path: str, **headers: str) -> tuple[int, str, bytes, float]:
+    """GET ``path``: (status, content type, body, seconds)."""
+    request = urllib.request.Request(base + path, headers=headers)  # noqa: S310
+    started = time.monotonic()
+    try:
+        with urllib.request.urlopen(request, timeout=60) as r:  # noqa: S310
+            return r.status, r.headers["Content-Type"], r.read(), time.monotonic() - started
+    except urllib.error.HTTPError as exc:
+        kind = exc.headers["Content-Type"]
+        return exc.code, kind, exc.read(), time.monotonic() - started
+
+
+def test_postgres_down_answers_503_unavailable_and_recovers_by_itself(
+    postgres_site: tuple[str, PrivatePostgres, dict[str, Any]],
+) -> None:
+    base, server, alice = postgres_site
+    api = f"/api/games/{alice['game']}"
+    page = f"/games/{alice['game']}/"
+    bearer = {"Authorization": f"Bearer {alice['token']}"}
+    cookie = {"Cookie": f"sessionid={alice['session']}"}
+    calls = [(api, bearer), (api, {}), (page, cookie), (page, {}), ("/", cookie)]
+    for path, headers in calls:
+        status, _, body, _ = get(base, path, **headers)
+        assert status == 200, (path, body[:300])
+    server.stop()
+    try:
+        for path, headers in calls:
+            status, kind, body, seconds = get(base, path, **headers)
+            assert seconds < 5, (path, seconds)  # not the pool's 20 s wait
+            assert status == 503, (path, headers, body[:500])
+            if path.startswith("/api/"):
+                assert kind == "application/json"
+                error = json.loads(body)
+                assert error["code"] == "unavailable"
+                assert error["message"]
+            else:
+                assert kind.startswith("text/html")
+                text = body.decode()
+                assert "Colorado County" in text  # the site's frame
+                assert "Traceback" not in text
+                assert "psycopg" not in text
+                assert "alice" not in text  # rendered without the request's user
+        status, _, _, _ = get(base, "/healthz")
+        assert status == 503
+    finally:
+        server.start()
+    deadline = time.monotonic() + 30
+    for path, headers in calls:
+        while True:  # the server is not restarted: its pool reconnects by itself
+            status, _, body, _ = get(base, path, **headers)
+            if status == 200 or time.monotonic() > deadline:
+                break
+            time.sleep(0.5)
+        assert status == 200, (path, body[:300])
