@@ -152,12 +152,12 @@ class Breaker:
         finally:
             self.lock.release()
 
-    def failed(self) -> None:
+    def failed(self, *, known_down: bool = False) -> None:
         """A request failed on the database: find out whether it is down."""
         if self.down_until or not self.lock.acquire(blocking=False):
             return
         try:
-            if not database_answers():
+            if known_down or not database_answers():
                 log.error("database unavailable: answering 503 until it is back")
                 self.down_until = time.monotonic() + RETRY_SECONDS
         finally:
@@ -178,10 +178,17 @@ class DatabaseOutageMiddleware:
         if not request.path.startswith(_ALWAYS_TRY) and breaker.refuse():
             return unavailable_response(request)
         response = self.get_response(request)
-        if response.status_code == 500 and getattr(request, _MARK, False):
+        if response.status_code != 500:
+            return response
+        # Marked: the exception passed through Django's handler. Unmarked: it was turned
+        # into a 500 elsewhere (django-ninja does so with DEBUG on), so ask the database.
+        if getattr(request, _MARK, False):
             breaker.failed()
-            return unavailable_response(request)
-        return response
+        elif database_answers():
+            return response
+        else:
+            breaker.failed(known_down=True)
+        return unavailable_response(request)
 
     def process_exception(self, request: HttpRequest, exc: Exception) -> HttpResponse | None:
         if not is_unavailable(exc):

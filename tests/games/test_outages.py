@@ -152,7 +152,7 @@ def test_moves_answer_200_while_redis_is_down(
             break
     assert bot_seat in game.to_act
     # Reads that count anonymous callers in the cache, the health check and a page degrade.
-    for path in (f"/api/games/{game.pk}", "/healthz", f"/games/{game.pk}/", "/"):
+    for path in (f"/api/games/{game.pk}", "/healthz", f"/games/{game.pk}/", "/accounts/login/"):
         status, body, _ = call(redis_site, path)
         assert status == 200, (path, body[:300])
     redis_up.start()
@@ -230,10 +230,14 @@ print(game.pk, token_create(user=alice), client.cookies["sessionid"].value)
 """
 
 
-@pytest.fixture(scope="module")
-def postgres_site(worker_id: str) -> Iterator[tuple[str, PrivatePostgres, dict[str, Any]]]:
+@pytest.fixture(scope="module", params=["0", "1"], ids=["production", "debug"])
+def postgres_site(
+    request: pytest.FixtureRequest, worker_id: str
+) -> Iterator[tuple[str, PrivatePostgres, dict[str, Any]]]:
     """A live server on a private PostgreSQL cluster (migrated, with a running game of
-    alice's), its cluster, and alice's game id, API token and session cookie."""
+    alice's), its cluster, and alice's game id, API token and session cookie; with DEBUG
+    off as in production, and on (django-ninja then answers a failed call with a 500 of its
+    own, which must become the 503 too)."""
     with private_postgres() as server:
         subprocess.run(
             ["/usr/lib/postgresql/15/bin/createdb", "-h", "127.0.0.1", "-p", str(server.port),
@@ -257,8 +261,7 @@ def postgres_site(worker_id: str) -> Iterator[tuple[str, PrivatePostgres, dict[s
             channel_prefix=channel_prefix(worker_id),
             env={
                 "DATABASE_URL": server.url("colorado"),
-                # Production's DEBUG: errors reach the middleware, not a debug page.
-                "DEBUG": "0",
+                "DEBUG": request.param,
             },
         ) as base:
             yield base, server, {"game": int(game_id), "token": token, "session": session}
