@@ -145,7 +145,7 @@ def test_moves_answer_200_while_redis_is_down(
         before = Move.objects.filter(game=game).count()
         status, body, seconds = move(redis_site, game.pk, tokens[player.pk])
         assert status == 200, body
-        assert seconds < 15, seconds  # no long hang on a dead Redis
+        assert seconds < 5, seconds  # no long hang on a dead Redis (measured: under 1 s)
         assert Move.objects.filter(game=game).count() == before + 1
         game.refresh_from_db()
         if bot_seat in game.to_act:
