@@ -183,6 +183,8 @@ class VersionWatch:
             await asyncio.sleep(settings.SOCKET_RESYNC_SECONDS)
             try:
                 await self.check()
+            except (InterfaceError, OperationalError) as exc:  # the database is down
+                log.warning("socket version check failed: %s", exc)
             except Exception:
                 log.exception("socket version check failed")
 
