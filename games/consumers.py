@@ -157,7 +157,8 @@ class VersionWatch:
     version and has been quiet for ``QUIET_SECONDS`` reads its own document. Cost: one
     indexed query per process per period (per 500 games), nothing per socket while the
     layer works; and it needs only the database, so sockets keep following the games at
-    that pace while Redis is down."""
+    that pace while Redis is down. A socket that opened while Redis was down joins its
+    group here once Redis is back."""
 
     def __init__(self) -> None:
         self.sockets: dict[int, set[GameConsumer]] = {}
@@ -190,6 +191,10 @@ class VersionWatch:
 
     async def check(self) -> None:
         """Bring every socket that is behind its game's version up to date."""
+        for group in list(self.sockets.values()):
+            for consumer in list(group):
+                if not consumer.joined:
+                    await consumer.join_group()
         ids = sorted(self.sockets)
         for start in range(0, len(ids), _WATCH_BATCH):
             versions = await database(_versions, ids[start : start + _WATCH_BATCH])
@@ -239,6 +244,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     version: int
     seat: int | None = None
     last_sent: float = 0.0  # the loop's clock when this socket last sent something
+    joined = False  # a member of the game's group (False: Redis was down when it opened)
     _lock: asyncio.Lock | None = None
 
     async def connect(self) -> None:
@@ -262,10 +268,21 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_NOT_ALLOWED)
             return
         self.seat = seat
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.join_group()
         await self.accept()
         await self._send_document(since=game.version, mark=True)
         version_watch.add(self)
+
+    async def join_group(self) -> None:
+        """Join the game's group. With Redis down that fails: the socket opens all the same
+        and follows the game through the version watch, which joins it again later."""
+        try:
+            await self.channel_layer.group_add(self.group, self.channel_name)
+        except Exception as exc:
+            self.joined = False
+            log.warning("socket of game %s could not join its group yet: %s", self.game_id, exc)
+        else:
+            self.joined = True
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "game_id"):

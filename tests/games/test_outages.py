@@ -213,6 +213,37 @@ def test_sockets_catch_up_on_what_they_missed_while_redis_was_down(
             sock.close()
 
 
+def test_a_socket_opened_while_redis_is_down_follows_the_game(
+    redis_site: str, redis_up: PrivateRedis, make_user: Callable[..., User]
+) -> None:
+    game, users = started_game(make_user, bots=[])
+    tokens = {u.pk: token_create(user=u) for u in users}
+    url = redis_site.replace("http", "ws", 1) + f"/ws/games/{game.pk}/"
+
+    def next_move() -> int:
+        person = to_act(game, users)
+        status, body, _ = move(redis_site, game.pk, tokens[person.pk])
+        assert status == 200, body
+        return int(json.loads(body)["version"])
+
+    def reaches(version: int, within: float) -> None:
+        watcher.wait_for(lambda f: f.get("version") == version, timeout=within)
+
+    redis_up.stop()
+    watcher = Socket(url, origin=redis_site)  # opens although it cannot join its group
+    try:
+        reaches(1, within=20)
+        reaches(next_move(), within=RESYNC_BOUND)
+        redis_up.start()
+        reaches(next_move(), within=RESYNC_BOUND)
+        time.sleep(RESYNC_SECONDS + 1)  # the watch has joined the socket to its group by now
+        for _ in range(2):  # as frames, at once
+            reaches(next_move(), within=0.5)
+        assert watcher.closed_code is None
+    finally:
+        watcher.close()
+
+
 # --- PostgreSQL ----------------------------------------------------------------------------
 
 PREPARE = """
