@@ -50,6 +50,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "colorado.outage.DatabaseOutageMiddleware",  # outside all that reads the database
     "colorado.input_guard.InputGuardMiddleware",  # before anything reads the request
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -175,7 +176,8 @@ if REDIS_URL:
     }
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Falls back to process memory while Redis is down (colorado/cache.py).
+            "BACKEND": "colorado.cache.ForgivingRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env.env_str("CACHE_PREFIX", "colorado"),
             # One pool per process, not one per request thread (colorado/cache.py).
@@ -187,6 +189,10 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     CELERY_BROKER_URL = "memory://"
+
+# How often each server process compares the versions its sockets show with the database,
+# so a socket that missed a message (channel layer down) catches up (games/consumers.py).
+SOCKET_RESYNC_SECONDS = env.env_int("SOCKET_RESYNC_SECONDS", 5, minimum=1)
 
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

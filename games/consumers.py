@@ -14,7 +14,12 @@ may watch the game before joining its group, ``game-<id>``. Frames are ``{"type"
   its version only; each socket then reads its own document (with ``"refresh": true`` when
   the version stays the same: a hand-over, a replace vote cast);
 * a client that reconnects sends ``{"type": "hello", "version": n}`` and gets the current
-  document with the events after ``n``.
+  document with the events after ``n``;
+* group messages are not kept (Redis Pub/Sub): one sent while the channel layer was down is
+  lost. So every ``SOCKET_RESYNC_SECONDS`` each server process reads the versions of the
+  games its sockets show, in one query, and a socket that is behind and got nothing for a
+  second reads its document (``VersionWatch``): a socket is up to date at most about
+  ``SOCKET_RESYNC_SECONDS`` + 1 s after a change, whatever the layer did, for every client.
 
 A move's private frames cross the channel layer (Redis) only inside the server — the same
 trust as the database, which holds every hand and the seed — and reach a socket only as
@@ -133,6 +138,79 @@ class SeenMarks:
 seen_marks = SeenMarks()
 
 
+def _versions(game_ids: list[int]) -> dict[int, int]:
+    from games.models import Game
+
+    return dict(Game.objects.filter(pk__in=game_ids).values_list("pk", "version"))
+
+
+# A socket that sent something this recently is not resynchronised yet: the frame of a move
+# committed a moment ago may still be on its way (the database is ahead of the layer).
+QUIET_SECONDS = 1.0
+_WATCH_BATCH = 500
+
+
+class VersionWatch:
+    """The safety net for group messages the channel layer lost (an outage of Redis, a
+    reconnect): every ``SOCKET_RESYNC_SECONDS`` one query reads the current version of
+    every game with an open socket in this process, and each socket that shows an older
+    version and has been quiet for ``QUIET_SECONDS`` reads its own document. Cost: one
+    indexed query per process per period (per 500 games), nothing per socket while the
+    layer works; and it needs only the database, so sockets keep following the games at
+    that pace while Redis is down. A socket that opened while Redis was down joins its
+    group here once Redis is back."""
+
+    def __init__(self) -> None:
+        self.sockets: dict[int, set[GameConsumer]] = {}
+        self.task: asyncio.Task[None] | None = None
+
+    def add(self, consumer: GameConsumer) -> None:
+        self.sockets.setdefault(consumer.game_id, set()).add(consumer)
+        loop = asyncio.get_running_loop()
+        if self.task is None or self.task.done() or self.task.get_loop() is not loop:
+            self.task = loop.create_task(self._run())
+
+    def discard(self, consumer: GameConsumer) -> None:
+        group = self.sockets.get(consumer.game_id)
+        if group is not None:
+            group.discard(consumer)
+            if not group:
+                del self.sockets[consumer.game_id]
+
+    async def _run(self) -> None:
+        from django.conf import settings
+
+        while self.sockets:
+            await asyncio.sleep(settings.SOCKET_RESYNC_SECONDS)
+            try:
+                await self.check()
+            except (InterfaceError, OperationalError) as exc:  # the database is down
+                log.warning("socket version check failed: %s", exc)
+            except Exception:
+                log.exception("socket version check failed")
+
+    async def check(self) -> None:
+        """Bring every socket that is behind its game's version up to date."""
+        for group in list(self.sockets.values()):
+            for consumer in list(group):
+                if not consumer.joined:
+                    await consumer.join_group()
+        ids = sorted(self.sockets)
+        for start in range(0, len(ids), _WATCH_BATCH):
+            versions = await database(_versions, ids[start : start + _WATCH_BATCH])
+            now = asyncio.get_running_loop().time()
+            for game_id, version in versions.items():
+                for consumer in list(self.sockets.get(game_id, ())):
+                    if consumer.version < version and now - consumer.last_sent >= QUIET_SECONDS:
+                        try:
+                            await consumer.resync()
+                        except Exception:  # one broken socket must not stop the others'
+                            log.exception("socket of game %s could not resync", game_id)
+
+
+version_watch = VersionWatch()
+
+
 def _payload(game_id: int, user: Any, since: int, mark: bool) -> dict[str, Any] | None:
     from games import selectors, services
     from games.models import Game
@@ -165,6 +243,9 @@ class GameConsumer(AsyncWebsocketConsumer):
     user: Any
     version: int
     seat: int | None = None
+    last_sent: float = 0.0  # the loop's clock when this socket last sent something
+    joined = False  # a member of the game's group (False: Redis was down when it opened)
+    _lock: asyncio.Lock | None = None
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -187,11 +268,25 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_NOT_ALLOWED)
             return
         self.seat = seat
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.join_group()
         await self.accept()
         await self._send_document(since=game.version, mark=True)
+        version_watch.add(self)
+
+    async def join_group(self) -> None:
+        """Join the game's group. With Redis down that fails: the socket opens all the same
+        and follows the game through the version watch, which joins it again later."""
+        try:
+            await self.channel_layer.group_add(self.group, self.channel_name)
+        except Exception as exc:
+            self.joined = False
+            log.warning("socket of game %s could not join its group yet: %s", self.game_id, exc)
+        else:
+            self.joined = True
 
     async def disconnect(self, code: int) -> None:
+        if hasattr(self, "game_id"):
+            version_watch.discard(self)
         group = getattr(self, "group", None)
         if self.channel_layer is not None and group:
             await self.channel_layer.group_discard(group, self.channel_name)
@@ -217,7 +312,33 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def _error(self, code: str) -> None:
         await self.send(text_data=json.dumps({"type": "error", "code": code}))
 
+    async def send(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
+    ) -> None:
+        self.last_sent = asyncio.get_running_loop().time()
+        await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+
+    @property
+    def sending(self) -> asyncio.Lock:
+        """Held while this socket reads and sends a document or passes on a frame: the
+        version watch runs beside the consumer's own handlers, and an older document must
+        never be sent after a newer frame."""
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        return self._lock
+
+    async def resync(self) -> None:
+        """Called by the version watch: the game moved on and this socket heard nothing."""
+        async with self.sending:
+            await self._read_and_send(since=self.version)
+
     async def _send_document(
+        self, *, since: int, mark: bool = False, refresh: bool = False
+    ) -> None:
+        async with self.sending:
+            await self._read_and_send(since=since, mark=mark, refresh=refresh)
+
+    async def _read_and_send(
         self, *, since: int, mark: bool = False, refresh: bool = False
     ) -> None:
         payload = await database(_payload, self.game_id, self.user, since, mark)
@@ -242,13 +363,17 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def game_frame(self, event: dict[str, Any]) -> None:
         """A move's frames: this socket sends on its own seat's (or the spectators') entry,
         never another's, and only if it follows the version the socket showed."""
+        async with self.sending:
+            await self._pass_on(event)
+
+    async def _pass_on(self, event: dict[str, Any]) -> None:
         version, since = event.get("version"), event.get("since")
         if not isinstance(version, int) or version <= self.version:
             return
         frames = event.get("frames")
         text = frames.get(frame_key(self.seat)) if isinstance(frames, dict) else None
         if since != self.version or not isinstance(text, str):
-            await self._send_document(since=self.version)  # missed one: read it all
+            await self._read_and_send(since=self.version)  # missed one: read it all
             return
         self.version = version
         await self.send(text_data=text)

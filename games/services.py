@@ -134,13 +134,27 @@ def game_update_announce(*, game_id: int, version: int, refresh: bool = False) -
     transaction.on_commit(lambda: _broadcast(game_id, message))
 
 
+def _layer_failed(what: str, game_id: int, exc: Exception) -> None:
+    """Log an after-commit step that failed. The change is committed; the sockets catch up
+    by themselves (games/consumers.py, ``VersionWatch``) and the periodic sweep queues a lost
+    bot move, so an unreachable Redis is one line per step, not a traceback for every move
+    of an outage; anything else (a bug in building the frames) keeps its traceback."""
+    from kombu.exceptions import OperationalError as BrokerUnreachable
+    from redis.exceptions import RedisError
+
+    if isinstance(exc, (RedisError, BrokerUnreachable, OSError, TimeoutError)):
+        log.warning("%s of game %s failed: %s", what, game_id, exc)
+    else:
+        log.error("%s of game %s failed", what, game_id, exc_info=exc)
+
+
 def _broadcast(game_id: int, message: dict[str, Any]) -> None:
     from colorado.realtime import group_send
 
     try:
         group_send(group_name(game_id), {"game_id": game_id, **message})
-    except Exception:  # the move is committed; a broken layer must not turn it into a 500
-        log.exception("broadcast to game %s failed", game_id)
+    except Exception as exc:  # the move is committed; a broken layer must not turn it into a 500
+        _layer_failed("broadcast", game_id, exc)
 
 
 def _send_frames(game: Game, move: Move, state: Any) -> None:
@@ -168,8 +182,8 @@ def _send_frames(game: Game, move: Move, state: Any) -> None:
                 "frames": {frame_key(seat): json.dumps(frame) for seat, frame in frames.items()},
             },
         )
-    except Exception:  # the move is committed; a broken layer must not turn it into a 500
-        log.exception("frames of game %s failed", game_id)
+    except Exception as exc:  # the move is committed; a broken layer must not turn it into a 500
+        _layer_failed("frames", game_id, exc)
 
 
 def _after_change(
@@ -192,9 +206,23 @@ def _after_change(
     else:
         game_update_announce(game_id=game_id, version=version, refresh=refresh)
     if bot_due:
-        from games.tasks import queue_bot_move
+        transaction.on_commit(lambda: _wake_bot(game_id, version))
 
-        transaction.on_commit(lambda: queue_bot_move(game_id=game_id, version=version))
+
+def _wake_bot(game_id: int, version: int) -> None:
+    """Queue the bot's move. The change is committed: a broker that is down (Redis) must not
+    turn it into a 500, nor stop the on-commit steps queued after this one; the periodic
+    sweep queues a bot move that was lost. With eager tasks (tests, scripts) the bot plays
+    right here and its errors are raised as they are."""
+    from games.tasks import bot_move, queue_bot_move
+
+    if bot_move.app.conf.task_always_eager:
+        queue_bot_move(game_id=game_id, version=version)
+        return
+    try:
+        queue_bot_move(game_id=game_id, version=version)
+    except Exception as exc:
+        _layer_failed(f"queueing the bot move at version {version}", game_id, exc)
 
 
 def _bot_due(game: Game) -> bool:

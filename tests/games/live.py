@@ -30,9 +30,17 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def live_server(*, database_name: str, channel_prefix: str, workers: int = 1) -> Iterator[str]:
-    """Run uvicorn against the test database; yields its base URL."""
+def live_server(
+    *,
+    database_name: str,
+    channel_prefix: str,
+    workers: int = 1,
+    env: dict[str, str] | None = None,
+) -> Iterator[str]:
+    """Run uvicorn against the test database; yields its base URL. ``env`` adds to or
+    overrides the server's environment (the outage tests point it at servers of their own)."""
     port = free_port()
+    extra = env or {}
     env = {
         **os.environ,
         "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{database_name}",
@@ -40,6 +48,7 @@ def live_server(*, database_name: str, channel_prefix: str, workers: int = 1) ->
         "DJANGO_ENV": "test",
         "PORT": str(port),
         "LOG_LEVEL": "WARNING",
+        **extra,
     }
     proc = subprocess.Popen(
         [
