@@ -44,7 +44,7 @@ RETRY_AFTER_SECONDS = 30
 _MARK = "_database_unavailable"
 # While the database is known to be down, requests are answered at once for this long
 # before the next direct connection attempt; that attempt waits this long at most.
-RETRY_SECONDS = 5
+RETRY_SECONDS = 1
 PROBE_TIMEOUT_SECONDS = 2
 # Paths that never wait for the breaker: the health check says the truth itself.
 _ALWAYS_TRY = ("/healthz", "/static/")
