@@ -14,8 +14,25 @@ from games.engine import get_game
 from games.models import Game, Move
 
 
-def replay_problem(game: Game) -> str | None:
-    """What is wrong with ``game``'s log, or None when it replays to the snapshot."""
+def replay_problem(game: Game, *, attempts: int = 3) -> str | None:
+    """What is wrong with ``game``'s log, or None when it replays to the snapshot.
+
+    On a live site a move may land between reading the game and reading its log; when the
+    game's version changed meanwhile it is read and checked again (a few times), so only a
+    log that really disagrees with its snapshot is reported."""
+    problem = _problem(game)
+    for _ in range(attempts - 1):
+        if problem is None:
+            return None
+        fresh = Game.objects.filter(pk=game.pk).first()
+        if fresh is None or fresh.version == game.version:
+            return problem
+        game = fresh
+        problem = _problem(game)
+    return problem
+
+
+def _problem(game: Game) -> str | None:
     engine = get_game(game.game)
     state = engine.setup(game.num_players, game.seed, game.options)
     expected = 1
