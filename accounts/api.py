@@ -42,6 +42,23 @@ def token_create(request: HttpRequest, payload: TokenRequest) -> dict[str, str]:
     return {"token": services.token_create(user=user, name="api")}
 
 
+class SocketTicketResponse(Schema):
+    ticket: str
+    expires_in: int
+
+
+@router.post(
+    "/socket-ticket",
+    response={200: SocketTicketResponse},
+    summary="A single-use ticket to open a game socket (/ws/games/{id}/?ticket=…)",
+)
+def socket_ticket(request: HttpRequest) -> dict[str, Any]:
+    """Sockets cannot carry a long-lived token in the URL (access logs keep URLs): the
+    client trades its session or bearer token here for a ticket good for one handshake."""
+    ticket = services.socket_ticket_create(user=request.user)  # type: ignore[arg-type]
+    return {"ticket": ticket, "expires_in": services.SOCKET_TICKET_SECONDS}
+
+
 # --- /api/me/settings ------------------------------------------------------------------
 
 

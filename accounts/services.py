@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -77,6 +78,39 @@ def token_user(*, token: str) -> User | None:
                 _token_cache.clear()
             _token_cache[digest] = (now_mono + ttl, names, values)
     return user
+
+
+# --- Socket tickets --------------------------------------------------------------------------
+
+#: How long a socket ticket is good for: enough to open the socket right after asking.
+SOCKET_TICKET_SECONDS = 60
+
+
+def _ticket_key(ticket: str) -> str:
+    return f"socket-ticket:{_digest(ticket)}"
+
+
+def socket_ticket_create(*, user: User, seconds: int = SOCKET_TICKET_SECONDS) -> str:
+    """A single-use ticket for one socket handshake of ``user`` (``/ws/games/<id>/?ticket=``).
+
+    A URL ends up in access logs, so it may carry only this: a secret that is worthless a
+    minute later or once used, never a long-lived API token. Only its digest is kept, in
+    the shared cache, so any server process can redeem it."""
+    ticket = secrets.token_urlsafe(32)
+    cache.set(_ticket_key(ticket), user.pk, timeout=seconds)
+    return ticket
+
+
+def socket_ticket_user(*, ticket: str) -> User | None:
+    """The active user a ticket was made for, or ``None``; the ticket is used up either way.
+    Of two handshakes with one ticket only the one whose delete removed it gets the user."""
+    if not ticket or len(ticket) > 200:
+        return None
+    key = _ticket_key(ticket)
+    user_id = cache.get(key)
+    if user_id is None or not cache.delete(key):
+        return None
+    return User.objects.filter(pk=user_id, is_active=True).first()
 
 
 # --- Profile settings ----------------------------------------------------------------------

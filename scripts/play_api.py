@@ -99,10 +99,12 @@ async def player(base: str, name: str, token: str, game_id: int, seed: int) -> d
     """Act whenever the newest document (a socket frame, or the answer to my own POST,
     including a 409's current document) says it is my turn."""
     rng = random.Random(seed)  # noqa: S311
-    url = base.replace("http", "ws", 1) + f"/ws/games/{game_id}/?token={token}"
+    # The token goes in a header, never the URL: URLs end up in access logs.
+    url = base.replace("http", "ws", 1) + f"/ws/games/{game_id}/"
+    auth = {"Authorization": f"Bearer {token}"}
     doc: dict[str, Any] = {"version": -1, "status": "running", "to_act": []}
     acted = -1
-    async with websockets.connect(url, origin=base, max_size=2**24) as ws:
+    async with websockets.connect(url, additional_headers=auth, max_size=2**24) as ws:
         while True:
             if doc["status"] not in ("open", "running"):
                 return doc
