@@ -8,11 +8,11 @@ from typing import Any
 from django.contrib.auth import authenticate
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
-from ninja import Router, Schema
+from ninja import Router, Schema, Status
 from pydantic import ConfigDict
 
 from accounts import selectors, services
-from accounts.models import User
+from accounts.models import ApiToken, User
 from colorado.api import ApiError, optional_auth
 from colorado.throttling import AddressRateThrottle
 
@@ -26,6 +26,7 @@ class TokenRequest(Schema):
 
 class TokenResponse(Schema):
     token: str
+    expires_at: datetime.datetime
 
 
 @router.post(
@@ -35,11 +36,41 @@ class TokenResponse(Schema):
     throttle=[AddressRateThrottle("20/min", scope="token")],
     summary="Exchange a username and password for an API token",
 )
-def token_create(request: HttpRequest, payload: TokenRequest) -> dict[str, str]:
+def token_create(request: HttpRequest, payload: TokenRequest) -> dict[str, Any]:
     user = authenticate(request, username=payload.username, password=payload.password)
     if user is None or not user.is_active:
         raise ApiError(401, "bad_credentials", _("That username and password did not match."))
-    return {"token": services.token_create(user=user, name="api")}
+    token, row = services.token_issue(user=user, name="api")  # type: ignore[arg-type]
+    return {"token": token, "expires_at": row.expires_at}
+
+
+# --- /api/me/tokens ------------------------------------------------------------------------
+
+
+class TokenOut(Schema):
+    """A token as its owner sees it: never the secret (only its digest is kept anyway)."""
+
+    id: int
+    name: str
+    created_at: datetime.datetime
+    last_used_at: datetime.datetime | None
+    expires_at: datetime.datetime
+
+
+@router.get("/me/tokens", response=list[TokenOut], summary="My API tokens (without secrets)")
+def me_tokens(request: HttpRequest) -> list[ApiToken]:
+    return services.token_list(user=request.user)  # type: ignore[arg-type]
+
+
+@router.delete(
+    "/me/tokens/{token_id}",
+    response={204: None},
+    summary="Revoke one of my API tokens; it stops working at once",
+)
+def me_token_revoke(request: HttpRequest, token_id: int) -> Status[None]:
+    if services.token_revoke(user=request.user, token_id=token_id) is None:  # type: ignore[arg-type]
+        raise ApiError(404, "unknown_token", _("You have no such token."))
+    return Status(204, None)
 
 
 class SocketTicketResponse(Schema):

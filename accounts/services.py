@@ -1,5 +1,6 @@
-"""Writes and checks for accounts: API tokens (stored as SHA-256 digests only) and the
-profile settings a player changes on the settings page or through ``/api/me/settings``."""
+"""Writes and checks for accounts: API tokens (stored as SHA-256 digests only, expiring,
+revocable), socket tickets, and the profile settings a player changes on the settings page
+or through ``/api/me/settings``."""
 
 from __future__ import annotations
 
@@ -26,19 +27,49 @@ def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def token_issue(*, user: User, name: str = "") -> tuple[str, ApiToken]:
+    """Create an API token for ``user``, good for ``API_TOKEN_DAYS``; the clear token is
+    returned once (with its row) and never stored."""
+    token = secrets.token_urlsafe(32)
+    days = datetime.timedelta(days=getattr(settings, "API_TOKEN_DAYS", 90))
+    row = ApiToken.objects.create(
+        user=user,
+        name=name[:60],
+        key_digest=_digest(token),
+        expires_at=(timezone.now() + days).replace(microsecond=0),
+    )
+    return token, row
+
+
 def token_create(*, user: User, name: str = "") -> str:
     """Create an API token for ``user``; the clear token is returned once and never stored."""
-    token = secrets.token_urlsafe(32)
-    ApiToken.objects.create(user=user, name=name[:60], key_digest=_digest(token))
-    return token
+    return token_issue(user=user, name=name)[0]
+
+
+def token_list(*, user: User) -> list[ApiToken]:
+    """``user``'s tokens, newest first, expired ones included (so the owner sees why a
+    script stopped); the rows hold digests only."""
+    return list(ApiToken.objects.filter(user=user).order_by("-created_at", "-pk"))
+
+
+def token_revoke(*, user: User, token_id: int) -> ApiToken | None:
+    """Delete ``user``'s token ``token_id``; ``None`` if ``user`` has no such token (another
+    player's id is no different from an unknown one). The delete clears this process's token
+    cache at once (``token_cache_clear``); other processes stop accepting the token within
+    ``API_TOKEN_CACHE_SECONDS``."""
+    row = ApiToken.objects.filter(user=user, pk=token_id).first() if 0 < token_id < 2**62 else None
+    if row is not None:
+        row.delete()
+    return row
 
 
 # Bearer tokens are checked on every API call: a process remembers, for
-# ``API_TOKEN_CACHE_SECONDS``, which user a token digest belongs to and that user's row, so a
-# busy script costs no query per call. Any save or delete of a user or a token in this process
-# forgets everything at once; other processes notice within that time (a deleted token or a
-# deactivated user keeps working there for at most that long).
-_token_cache: dict[str, tuple[float, tuple[str, ...], tuple[Any, ...]]] = {}
+# ``API_TOKEN_CACHE_SECONDS``, which user a token digest belongs to, that user's row and the
+# token's expiry, so a busy script costs no query per call. Any save or delete of a user or a
+# token in this process forgets everything at once; other processes notice within that time
+# (a revoked token or a deactivated user keeps working there for at most that long). The
+# expiry is checked on every call, remembered or not.
+_token_cache: dict[str, tuple[float, datetime.datetime, tuple[str, ...], tuple[Any, ...]]] = {}
 _token_cache_lock = threading.Lock()
 TOKEN_CACHE_MAX = 10_000
 
@@ -50,23 +81,26 @@ def token_cache_clear(**_kwargs: Any) -> None:
 
 
 def token_user(*, token: str) -> User | None:
-    """The active user a bearer token belongs to, or ``None``. A fresh ``User`` each call."""
+    """The active user an unexpired bearer token belongs to, or ``None``. A fresh ``User``
+    each call."""
     if not token or len(token) > 200:
         return None
     digest = _digest(token)
     ttl = float(getattr(settings, "API_TOKEN_CACHE_SECONDS", 0))
     now_mono = time.monotonic()
+    now = timezone.now()
     hit = _token_cache.get(digest)
     if hit is not None and hit[0] > now_mono:
-        return User.from_db("default", hit[1], hit[2])
+        if hit[1] <= now:
+            return None
+        return User.from_db("default", hit[2], hit[3])
     row = (
         ApiToken.objects.select_related("user")
-        .filter(key_digest=digest, user__is_active=True)
+        .filter(key_digest=digest, user__is_active=True, expires_at__gt=now)
         .first()
     )
     if row is None:
         return None
-    now = timezone.now()
     if row.last_used_at is None or (now - row.last_used_at).total_seconds() > 300:
         ApiToken.objects.filter(pk=row.pk).update(last_used_at=now)
     user = row.user
@@ -76,7 +110,7 @@ def token_user(*, token: str) -> User | None:
         with _token_cache_lock:
             if len(_token_cache) >= TOKEN_CACHE_MAX:
                 _token_cache.clear()
-            _token_cache[digest] = (now_mono + ttl, names, values)
+            _token_cache[digest] = (now_mono + ttl, row.expires_at, names, values)
     return user
 
 

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts import selectors
+from accounts import selectors, services
 from accounts.charts import rating_chart
 from accounts.forms import SettingsForm
 from accounts.models import RatingChange, User
@@ -36,7 +38,31 @@ def settings_view(request: HttpRequest) -> HttpResponse:
             return redirect("settings")
     else:
         form = SettingsForm(user=user)  # type: ignore[arg-type]
-    return render(request, "accounts/settings.html", {"form": form})
+    return render(
+        request,
+        "accounts/settings.html",
+        {
+            "form": form,
+            "tokens": services.token_list(user=user),  # type: ignore[arg-type]
+            "token_days": settings.API_TOKEN_DAYS,
+            "now": timezone.now(),
+        },
+    )
+
+
+@login_required
+@require_POST
+def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+    """Revoke one of my API tokens from the settings page (a form post with CSRF); another
+    player's token id is a 404 like an unknown one."""
+    row = services.token_revoke(user=request.user, token_id=token_id)  # type: ignore[arg-type]
+    if row is None:
+        raise Http404(_("You have no such token."))
+    messages.success(
+        request,
+        _("The token “%(name)s” is revoked: it no longer works.") % {"name": row.name or row.pk},
+    )
+    return redirect("settings")
 
 
 def leaderboard(request: HttpRequest, game: str = DEFAULT_GAME) -> HttpResponse:
