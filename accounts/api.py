@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from django.contrib.auth import authenticate
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from ninja import Router, Schema, Status
@@ -37,10 +36,28 @@ class TokenResponse(Schema):
     summary="Exchange a username and password for an API token",
 )
 def token_create(request: HttpRequest, payload: TokenRequest) -> dict[str, Any]:
-    user = authenticate(request, username=payload.username, password=payload.password)
-    if user is None or not user.is_active:
+    """The sign-in form's rules, so the API is no way around them: failures lock the
+    account for a while (``services.password_check``) and an account needs a verified
+    e-mail address, as signing in does."""
+    try:
+        user = services.password_check(
+            request=request, username=payload.username, password=payload.password
+        )
+    except services.TooManyAttempts:
+        raise ApiError(
+            429,
+            "too_many_attempts",
+            _("Too many failed attempts for this account. Wait a few minutes, then try again."),
+        ) from None
+    if user is None:
         raise ApiError(401, "bad_credentials", _("That username and password did not match."))
-    token, row = services.token_issue(user=user, name="api")  # type: ignore[arg-type]
+    if not services.email_verified(user=user):
+        raise ApiError(
+            403,
+            "email_unverified",
+            _("Confirm your e-mail address first (follow the link we e-mailed you)."),
+        )
+    token, row = services.token_issue(user=user, name="api")
     return {"token": token, "expires_at": row.expires_at}
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
+from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -112,6 +113,61 @@ def token_user(*, token: str) -> User | None:
                 _token_cache.clear()
             _token_cache[digest] = (now_mono + ttl, row.expires_at, names, values)
     return user
+
+
+# --- Password exchange (POST /api/auth/token) ---------------------------------------------
+
+
+class TooManyAttempts(Exception):
+    """Too many recent failed sign-ins for this account; nothing was checked."""
+
+
+def _account_failure_rates() -> dict[str, str]:
+    """The per-account part of allauth's ``login_failed`` limit (``5/5m/key``): the
+    per-address part is the API's address throttle's job (``colorado.throttling``)."""
+    from allauth.account import app_settings
+
+    rates = (app_settings.RATE_LIMITS.get("login_failed") or "").split(",")
+    return {"login_failed": ",".join(r.strip() for r in rates if r.strip().endswith("/key"))}
+
+
+def password_check(*, request: HttpRequest, username: str, password: str) -> User | None:
+    """The active user with these credentials, or ``None``; ``TooManyAttempts`` while the
+    account is locked, even with the right password, whatever the caller's address.
+
+    Failures are counted with allauth's rate-limit machinery under the same cache key as
+    the sign-in form's (``<site domain>:<login, lower case>``, in the shared cache), so
+    guesses on the form and here add up: neither channel is a way around the other. A
+    success takes its own attempt back, as allauth's sign-in does, so a script that signs in
+    often is never locked out, and a guesser cannot reset the count with one good login."""
+    from allauth.core.internal import ratelimit
+    from django.contrib.auth import authenticate
+    from django.contrib.sites.shortcuts import get_current_site
+
+    key = f"{get_current_site(request).domain}:{username.lower()}"
+    usage = ratelimit.consume(
+        request,
+        app="allauth.account",
+        action="login_failed",
+        config=_account_failure_rates(),
+        key=key,
+    )
+    if usage is None:
+        raise TooManyAttempts
+    user = authenticate(request, username=username, password=password)
+    if user is None or not user.is_active:
+        return None
+    usage.rollback()
+    return user  # type: ignore[return-value]
+
+
+def email_verified(*, user: User) -> bool:
+    """Whether ``user`` has a verified e-mail address: the site's sign-in requires one
+    (``ACCOUNT_EMAIL_VERIFICATION = "mandatory"``), and so does getting an API token. The
+    demo account and admin-made players get theirs from ``email_verified_set``."""
+    from allauth.account.models import EmailAddress
+
+    return EmailAddress.objects.filter(user=user, verified=True).exists()
 
 
 # --- Socket tickets --------------------------------------------------------------------------
