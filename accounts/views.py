@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -131,15 +133,35 @@ def _game_name(slug: str) -> str:
         return slug
 
 
+def _refused(request: HttpRequest, game: Any, *, wants_json: bool) -> HttpResponse:
+    """A finished game's record refused by ``games.selectors.can_watch`` (an invitation-only
+    table), with the API's codes: 401 ``not_signed_in``, 403 ``not_a_player``; as a page,
+    the game page's answer (sign in, or whose table it is)."""
+    from games.views import refused
+
+    if not wants_json:
+        return refused(request, game)
+    if not request.user.is_authenticated:
+        return JsonResponse(
+            {"code": "not_signed_in", "message": _("Sign in to watch this table.")}, status=401
+        )
+    return JsonResponse(
+        {"code": "not_a_player", "message": _("This table is for its invited players only.")},
+        status=403,
+    )
+
+
 def game_verify(request: HttpRequest, game_id: int) -> HttpResponse:
     """The fairness verdict of a finished game (HTML, or JSON with ``?format=json``): its
     published export replayed by ``games.fairness.verify_export``."""
     from games.fairness import verify_export
     from games.models import Game
-    from games.selectors import game_export
+    from games.selectors import can_watch, game_export
 
     game = get_object_or_404(Game, pk=game_id)
     wants_json = request.GET.get("format") == "json"
+    if not can_watch(game=game, user=request.user):
+        return _refused(request, game, wants_json=wants_json)
     if game.status != Game.Status.FINISHED:
         message = _("The seed is published when the game ends; this game has not finished.")
         if wants_json:
@@ -176,8 +198,11 @@ def game_rematch(request: HttpRequest, game_id: int) -> HttpResponse:
 def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
     """The step-by-step replay of a finished game (public views only); 409 before the end."""
     from games.models import Game
+    from games.selectors import can_watch
 
     game = get_object_or_404(Game, pk=game_id)
+    if not can_watch(game=game, user=request.user):
+        return _refused(request, game, wants_json=True)
     if game.status != Game.Status.FINISHED:
         return JsonResponse(
             {

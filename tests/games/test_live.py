@@ -135,7 +135,7 @@ def test_socket_authorisation(server: str, make_user: Callable[..., User]) -> No
     cases = [
         (public.pk, None, "spectator"),
         (private.pk, None, 4403),
-        (private.pk, token_create(user=outsider), "spectator"),
+        (private.pk, token_create(user=outsider), 4403),  # invitation-only: players only
         (private.pk, token_create(user=carol), "player"),
         (public.pk, "not-a-ticket", 4403),
         (999_999, token_create(user=alice), 4404),
