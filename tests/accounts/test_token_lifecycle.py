@@ -140,3 +140,13 @@ def test_revoking_on_the_page_needs_the_csrf_token() -> None:
     client.force_login(user)
     assert client.post(f"/accounts/settings/tokens/{row.pk}/revoke/").status_code == 403
     assert token_user(token=token) == user
+
+
+@pytest.mark.parametrize(
+    ("token_id", "status", "code"),
+    [("abc", 400, "bad_request"), ("99999999999999999999999", 404, "unknown_token")],
+)
+def test_a_malformed_token_id_gets_a_clear_error(token_id: str, status: int, code: str) -> None:
+    token = token_create(user=make_user())
+    response = Client().delete(f"/api/me/tokens/{token_id}", headers=_bearer(token))
+    assert (response.status_code, response.json()["code"]) == (status, code)
