@@ -36,10 +36,11 @@ def live_server(
     channel_prefix: str,
     workers: int = 1,
     access_log: Path | None = None,
+    extra_env: dict[str, str] | None = None,
 ) -> Iterator[str]:
     """Run uvicorn against the test database; yields its base URL. With ``access_log``, the
     server logs at info level, access lines included, into that file (what an operator's
-    log would keep)."""
+    log would keep); ``extra_env`` sets more of its environment (settings)."""
     port = free_port()
     env = {
         **os.environ,
@@ -48,6 +49,7 @@ def live_server(
         "DJANGO_ENV": "test",
         "PORT": str(port),
         "LOG_LEVEL": "WARNING",
+        **(extra_env or {}),
     }
     log_file = access_log.open("ab") if access_log else None
     proc = subprocess.Popen(
