@@ -263,7 +263,10 @@ def user_games(
         statuses = (status,)
     if not 1 <= limit <= 100 or offset < 0:
         raise ApiError(400, "bad_page", _("limit must be between 1 and 100 and offset at least 0."))
-    games = selectors.user_games(user=user, statuses=statuses, limit=limit, offset=offset)
+    viewer = request.user if getattr(request.user, "is_authenticated", False) else None
+    games = selectors.user_games(
+        user=user, viewer=viewer, statuses=statuses, limit=limit, offset=offset
+    )
     return {
         "username": user.username,
         "games": [selectors.game_history_entry(game=game, user=user) for game in games],

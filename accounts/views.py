@@ -102,7 +102,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         {"name": _game_name(slug), "stats": row}
         for slug, row in selectors.user_stats(user=player).items()
     ]
-    finished = selectors.user_games(user=player, statuses=("finished",), limit=20)
+    viewer = request.user
+    finished = selectors.user_games(user=player, viewer=viewer, statuses=("finished",), limit=20)
     finished_rows = [
         {
             "game": game,
@@ -119,7 +120,9 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "is_me": request.user.is_authenticated and request.user.pk == player.pk,
             "ratings": blocks,
             "stats": stats,
-            "running": selectors.user_games(user=player, statuses=("open", "running")),
+            "running": selectors.user_games(
+                user=player, viewer=viewer, statuses=("open", "running")
+            ),
             "finished": finished_rows,
             "opponents": selectors.recent_opponents(user=player),
         },
