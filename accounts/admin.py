@@ -64,7 +64,8 @@ class RatingChangeAdmin(admin.ModelAdmin):
 
 @admin.register(ApiToken)
 class ApiTokenAdmin(admin.ModelAdmin):
-    list_display = ("user", "name", "created_at", "last_used_at")
+    list_display = ("user", "name", "created_at", "last_used_at", "expires_at")
     search_fields = ("user__username", "name")
+    # Revoking is deleting the row; shortening ``expires_at`` ends a token at that time.
     readonly_fields = ("key_digest", "created_at", "last_used_at")
     raw_id_fields = ("user",)

@@ -5,14 +5,13 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from django.contrib.auth import authenticate
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
-from ninja import Router, Schema
+from ninja import Router, Schema, Status
 from pydantic import ConfigDict
 
 from accounts import selectors, services
-from accounts.models import User
+from accounts.models import ApiToken, User
 from colorado.api import ApiError, optional_auth
 from colorado.throttling import AddressRateThrottle
 
@@ -26,6 +25,7 @@ class TokenRequest(Schema):
 
 class TokenResponse(Schema):
     token: str
+    expires_at: datetime.datetime
 
 
 @router.post(
@@ -35,11 +35,76 @@ class TokenResponse(Schema):
     throttle=[AddressRateThrottle("20/min", scope="token")],
     summary="Exchange a username and password for an API token",
 )
-def token_create(request: HttpRequest, payload: TokenRequest) -> dict[str, str]:
-    user = authenticate(request, username=payload.username, password=payload.password)
-    if user is None or not user.is_active:
+def token_create(request: HttpRequest, payload: TokenRequest) -> dict[str, Any]:
+    """The sign-in form's rules, so the API is no way around them: failures lock the
+    account for a while (``services.password_check``) and an account needs a verified
+    e-mail address, as signing in does."""
+    try:
+        user = services.password_check(
+            request=request, username=payload.username, password=payload.password
+        )
+    except services.TooManyAttempts:
+        raise ApiError(
+            429,
+            "too_many_attempts",
+            _("Too many failed attempts for this account. Wait a few minutes, then try again."),
+        ) from None
+    if user is None:
         raise ApiError(401, "bad_credentials", _("That username and password did not match."))
-    return {"token": services.token_create(user=user, name="api")}
+    if not services.email_verified(user=user):
+        raise ApiError(
+            403,
+            "email_unverified",
+            _("Confirm your e-mail address first (follow the link we e-mailed you)."),
+        )
+    token, row = services.token_issue(user=user, name="api")
+    return {"token": token, "expires_at": row.expires_at}
+
+
+# --- /api/me/tokens ------------------------------------------------------------------------
+
+
+class TokenOut(Schema):
+    """A token as its owner sees it: never the secret (only its digest is kept anyway)."""
+
+    id: int
+    name: str
+    created_at: datetime.datetime
+    last_used_at: datetime.datetime | None
+    expires_at: datetime.datetime
+
+
+@router.get("/me/tokens", response=list[TokenOut], summary="My API tokens (without secrets)")
+def me_tokens(request: HttpRequest) -> list[ApiToken]:
+    return services.token_list(user=request.user)  # type: ignore[arg-type]
+
+
+@router.delete(
+    "/me/tokens/{token_id}",
+    response={204: None},
+    summary="Revoke one of my API tokens; it stops working at once",
+)
+def me_token_revoke(request: HttpRequest, token_id: int) -> Status[None]:
+    if services.token_revoke(user=request.user, token_id=token_id) is None:  # type: ignore[arg-type]
+        raise ApiError(404, "unknown_token", _("You have no such token."))
+    return Status(204, None)
+
+
+class SocketTicketResponse(Schema):
+    ticket: str
+    expires_in: int
+
+
+@router.post(
+    "/socket-ticket",
+    response={200: SocketTicketResponse},
+    summary="A single-use ticket to open a game socket (/ws/games/{id}/?ticket=…)",
+)
+def socket_ticket(request: HttpRequest) -> dict[str, Any]:
+    """Sockets cannot carry a long-lived token in the URL (access logs keep URLs): the
+    client trades its session or bearer token here for a ticket good for one handshake."""
+    ticket = services.socket_ticket_create(user=request.user)  # type: ignore[arg-type]
+    return {"ticket": ticket, "expires_in": services.SOCKET_TICKET_SECONDS}
 
 
 # --- /api/me/settings ------------------------------------------------------------------
@@ -198,7 +263,10 @@ def user_games(
         statuses = (status,)
     if not 1 <= limit <= 100 or offset < 0:
         raise ApiError(400, "bad_page", _("limit must be between 1 and 100 and offset at least 0."))
-    games = selectors.user_games(user=user, statuses=statuses, limit=limit, offset=offset)
+    viewer = request.user if getattr(request.user, "is_authenticated", False) else None
+    games = selectors.user_games(
+        user=user, viewer=viewer, statuses=statuses, limit=limit, offset=offset
+    )
     return {
         "username": user.username,
         "games": [selectors.game_history_entry(game=game, user=user) for game in games],

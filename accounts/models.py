@@ -46,13 +46,22 @@ class User(AbstractUser):
 
 
 class ApiToken(models.Model):
-    """A bearer token for scripts and third-party bots; only its SHA-256 digest is kept."""
+    """A bearer token for scripts and third-party bots; only its SHA-256 digest is kept.
+
+    It stops working at ``expires_at`` (``API_TOKEN_DAYS`` after it was made), so a token
+    copied into a forgotten script does not stay a key to the account for ever; its owner
+    can revoke it sooner (deleting the row) on the settings page or through the API."""
 
     user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="api_tokens")
-    name = models.CharField(max_length=60, blank=True)
+    name = models.CharField(_("name"), max_length=60, blank=True)
     key_digest = models.CharField(max_length=64, unique=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    last_used_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    last_used_at = models.DateTimeField(_("last used"), null=True, blank=True)
+    expires_at = models.DateTimeField(_("expires"))
+
+    class Meta:
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
 
     def __str__(self) -> str:
         return f"token {self.name or self.pk} of {self.user_id}"

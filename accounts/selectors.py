@@ -121,14 +121,23 @@ USER_GAME_STATUSES = ("open", "running", "finished")
 
 
 def user_games(
-    *, user: User, statuses: Iterable[str] = USER_GAME_STATUSES, limit: int = 50, offset: int = 0
+    *,
+    user: User,
+    viewer: Any,
+    statuses: Iterable[str] = USER_GAME_STATUSES,
+    limit: int = 50,
+    offset: int = 0,
 ) -> list[Any]:
-    """The user's games (newest first) with their seats and users prefetched; finished games
-    carry the final scores and ranks on their seats. Never the seed or the secret state."""
+    """The user's games that ``viewer`` may see (``games.selectors.can_watch``: an
+    invitation-only table's game is listed to its players only), newest first, with their
+    seats and users prefetched; finished games carry the final scores and ranks on their
+    seats. Never the seed or the secret state."""
     from games.models import Game, Seat
+    from games.selectors import watchable_games
 
+    visible = Game.objects.filter(watchable_games(user=viewer)).values("pk")
     return list(
-        Game.objects.filter(seats__user=user, status__in=list(statuses))
+        Game.objects.filter(seats__user=user, status__in=list(statuses), pk__in=visible)
         .defer("state", "seed")
         .prefetch_related(
             Prefetch(

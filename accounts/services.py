@@ -1,5 +1,6 @@
-"""Writes and checks for accounts: API tokens (stored as SHA-256 digests only) and the
-profile settings a player changes on the settings page or through ``/api/me/settings``."""
+"""Writes and checks for accounts: API tokens (stored as SHA-256 digests only, expiring,
+revocable), socket tickets, and the profile settings a player changes on the settings page
+or through ``/api/me/settings``."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
+from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -25,19 +28,49 @@ def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def token_issue(*, user: User, name: str = "") -> tuple[str, ApiToken]:
+    """Create an API token for ``user``, good for ``API_TOKEN_DAYS``; the clear token is
+    returned once (with its row) and never stored."""
+    token = secrets.token_urlsafe(32)
+    days = datetime.timedelta(days=getattr(settings, "API_TOKEN_DAYS", 90))
+    row = ApiToken.objects.create(
+        user=user,
+        name=name[:60],
+        key_digest=_digest(token),
+        expires_at=(timezone.now() + days).replace(microsecond=0),
+    )
+    return token, row
+
+
 def token_create(*, user: User, name: str = "") -> str:
     """Create an API token for ``user``; the clear token is returned once and never stored."""
-    token = secrets.token_urlsafe(32)
-    ApiToken.objects.create(user=user, name=name[:60], key_digest=_digest(token))
-    return token
+    return token_issue(user=user, name=name)[0]
+
+
+def token_list(*, user: User) -> list[ApiToken]:
+    """``user``'s tokens, newest first, expired ones included (so the owner sees why a
+    script stopped); the rows hold digests only."""
+    return list(ApiToken.objects.filter(user=user).order_by("-created_at", "-pk"))
+
+
+def token_revoke(*, user: User, token_id: int) -> ApiToken | None:
+    """Delete ``user``'s token ``token_id``; ``None`` if ``user`` has no such token (another
+    player's id is no different from an unknown one). The delete clears this process's token
+    cache at once (``token_cache_clear``); other processes stop accepting the token within
+    ``API_TOKEN_CACHE_SECONDS``."""
+    row = ApiToken.objects.filter(user=user, pk=token_id).first() if 0 < token_id < 2**62 else None
+    if row is not None:
+        row.delete()
+    return row
 
 
 # Bearer tokens are checked on every API call: a process remembers, for
-# ``API_TOKEN_CACHE_SECONDS``, which user a token digest belongs to and that user's row, so a
-# busy script costs no query per call. Any save or delete of a user or a token in this process
-# forgets everything at once; other processes notice within that time (a deleted token or a
-# deactivated user keeps working there for at most that long).
-_token_cache: dict[str, tuple[float, tuple[str, ...], tuple[Any, ...]]] = {}
+# ``API_TOKEN_CACHE_SECONDS``, which user a token digest belongs to, that user's row and the
+# token's expiry, so a busy script costs no query per call. Any save or delete of a user or a
+# token in this process forgets everything at once; other processes notice within that time
+# (a revoked token or a deactivated user keeps working there for at most that long). The
+# expiry is checked on every call, remembered or not.
+_token_cache: dict[str, tuple[float, datetime.datetime, tuple[str, ...], tuple[Any, ...]]] = {}
 _token_cache_lock = threading.Lock()
 TOKEN_CACHE_MAX = 10_000
 
@@ -49,23 +82,26 @@ def token_cache_clear(**_kwargs: Any) -> None:
 
 
 def token_user(*, token: str) -> User | None:
-    """The active user a bearer token belongs to, or ``None``. A fresh ``User`` each call."""
+    """The active user an unexpired bearer token belongs to, or ``None``. A fresh ``User``
+    each call."""
     if not token or len(token) > 200:
         return None
     digest = _digest(token)
     ttl = float(getattr(settings, "API_TOKEN_CACHE_SECONDS", 0))
     now_mono = time.monotonic()
+    now = timezone.now()
     hit = _token_cache.get(digest)
     if hit is not None and hit[0] > now_mono:
-        return User.from_db("default", hit[1], hit[2])
+        if hit[1] <= now:
+            return None
+        return User.from_db("default", hit[2], hit[3])
     row = (
         ApiToken.objects.select_related("user")
-        .filter(key_digest=digest, user__is_active=True)
+        .filter(key_digest=digest, user__is_active=True, expires_at__gt=now)
         .first()
     )
     if row is None:
         return None
-    now = timezone.now()
     if row.last_used_at is None or (now - row.last_used_at).total_seconds() > 300:
         ApiToken.objects.filter(pk=row.pk).update(last_used_at=now)
     user = row.user
@@ -75,8 +111,96 @@ def token_user(*, token: str) -> User | None:
         with _token_cache_lock:
             if len(_token_cache) >= TOKEN_CACHE_MAX:
                 _token_cache.clear()
-            _token_cache[digest] = (now_mono + ttl, names, values)
+            _token_cache[digest] = (now_mono + ttl, row.expires_at, names, values)
     return user
+
+
+# --- Password exchange (POST /api/auth/token) ---------------------------------------------
+
+
+class TooManyAttempts(Exception):
+    """Too many recent failed sign-ins for this account; nothing was checked."""
+
+
+def _account_failure_rates() -> dict[str, str]:
+    """The per-account part of allauth's ``login_failed`` limit (``5/5m/key``): the
+    per-address part is the API's address throttle's job (``colorado.throttling``)."""
+    from allauth.account import app_settings
+
+    rates = (app_settings.RATE_LIMITS.get("login_failed") or "").split(",")
+    return {"login_failed": ",".join(r.strip() for r in rates if r.strip().endswith("/key"))}
+
+
+def password_check(*, request: HttpRequest, username: str, password: str) -> User | None:
+    """The active user with these credentials, or ``None``; ``TooManyAttempts`` while the
+    account is locked, even with the right password, whatever the caller's address.
+
+    Failures are counted with allauth's rate-limit machinery under the same cache key as
+    the sign-in form's (``<site domain>:<login, lower case>``, in the shared cache), so
+    guesses on the form and here add up: neither channel is a way around the other. A
+    success takes its own attempt back, as allauth's sign-in does, so a script that signs in
+    often is never locked out, and a guesser cannot reset the count with one good login."""
+    from allauth.core.internal import ratelimit
+    from django.contrib.auth import authenticate
+    from django.contrib.sites.shortcuts import get_current_site
+
+    key = f"{get_current_site(request).domain}:{username.lower()}"
+    usage = ratelimit.consume(
+        request,
+        app="allauth.account",
+        action="login_failed",
+        config=_account_failure_rates(),
+        key=key,
+    )
+    if usage is None:
+        raise TooManyAttempts
+    user = authenticate(request, username=username, password=password)
+    if user is None or not user.is_active:
+        return None
+    usage.rollback()
+    return user  # type: ignore[return-value]
+
+
+def email_verified(*, user: User) -> bool:
+    """Whether ``user`` has a verified e-mail address: the site's sign-in requires one
+    (``ACCOUNT_EMAIL_VERIFICATION = "mandatory"``), and so does getting an API token. The
+    demo account and admin-made players get theirs from ``email_verified_set``."""
+    from allauth.account.models import EmailAddress
+
+    return EmailAddress.objects.filter(user=user, verified=True).exists()
+
+
+# --- Socket tickets --------------------------------------------------------------------------
+
+#: How long a socket ticket is good for: enough to open the socket right after asking.
+SOCKET_TICKET_SECONDS = 60
+
+
+def _ticket_key(ticket: str) -> str:
+    return f"socket-ticket:{_digest(ticket)}"
+
+
+def socket_ticket_create(*, user: User, seconds: int = SOCKET_TICKET_SECONDS) -> str:
+    """A single-use ticket for one socket handshake of ``user`` (``/ws/games/<id>/?ticket=``).
+
+    A URL ends up in access logs, so it may carry only this: a secret that is worthless a
+    minute later or once used, never a long-lived API token. Only its digest is kept, in
+    the shared cache, so any server process can redeem it."""
+    ticket = secrets.token_urlsafe(32)
+    cache.set(_ticket_key(ticket), user.pk, timeout=seconds)
+    return ticket
+
+
+def socket_ticket_user(*, ticket: str) -> User | None:
+    """The active user a ticket was made for, or ``None``; the ticket is used up either way.
+    Of two handshakes with one ticket only the one whose delete removed it gets the user."""
+    if not ticket or len(ticket) > 200:
+        return None
+    key = _ticket_key(ticket)
+    user_id = cache.get(key)
+    if user_id is None or not cache.delete(key):
+        return None
+    return User.objects.filter(pk=user_id, is_active=True).first()
 
 
 # --- Profile settings ----------------------------------------------------------------------

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts import selectors
+from accounts import selectors, services
 from accounts.charts import rating_chart
 from accounts.forms import SettingsForm
 from accounts.models import RatingChange, User
@@ -36,7 +40,31 @@ def settings_view(request: HttpRequest) -> HttpResponse:
             return redirect("settings")
     else:
         form = SettingsForm(user=user)  # type: ignore[arg-type]
-    return render(request, "accounts/settings.html", {"form": form})
+    return render(
+        request,
+        "accounts/settings.html",
+        {
+            "form": form,
+            "tokens": services.token_list(user=user),  # type: ignore[arg-type]
+            "token_days": settings.API_TOKEN_DAYS,
+            "now": timezone.now(),
+        },
+    )
+
+
+@login_required
+@require_POST
+def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+    """Revoke one of my API tokens from the settings page (a form post with CSRF); another
+    player's token id is a 404 like an unknown one."""
+    row = services.token_revoke(user=request.user, token_id=token_id)  # type: ignore[arg-type]
+    if row is None:
+        raise Http404(_("You have no such token."))
+    messages.success(
+        request,
+        _("The token “%(name)s” is revoked: it no longer works.") % {"name": row.name or row.pk},
+    )
+    return redirect("settings")
 
 
 def leaderboard(request: HttpRequest, game: str = DEFAULT_GAME) -> HttpResponse:
@@ -74,7 +102,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         {"name": _game_name(slug), "stats": row}
         for slug, row in selectors.user_stats(user=player).items()
     ]
-    finished = selectors.user_games(user=player, statuses=("finished",), limit=20)
+    viewer = request.user
+    finished = selectors.user_games(user=player, viewer=viewer, statuses=("finished",), limit=20)
     finished_rows = [
         {
             "game": game,
@@ -91,7 +120,9 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "is_me": request.user.is_authenticated and request.user.pk == player.pk,
             "ratings": blocks,
             "stats": stats,
-            "running": selectors.user_games(user=player, statuses=("open", "running")),
+            "running": selectors.user_games(
+                user=player, viewer=viewer, statuses=("open", "running")
+            ),
             "finished": finished_rows,
             "opponents": selectors.recent_opponents(user=player),
         },
@@ -105,15 +136,35 @@ def _game_name(slug: str) -> str:
         return slug
 
 
+def _refused(request: HttpRequest, game: Any, *, wants_json: bool) -> HttpResponse:
+    """A finished game's record refused by ``games.selectors.can_watch`` (an invitation-only
+    table), with the API's codes: 401 ``not_signed_in``, 403 ``not_a_player``; as a page,
+    the game page's answer (sign in, or whose table it is)."""
+    from games.views import refused
+
+    if not wants_json:
+        return refused(request, game)
+    if not request.user.is_authenticated:
+        return JsonResponse(
+            {"code": "not_signed_in", "message": _("Sign in to watch this table.")}, status=401
+        )
+    return JsonResponse(
+        {"code": "not_a_player", "message": _("This table is for its invited players only.")},
+        status=403,
+    )
+
+
 def game_verify(request: HttpRequest, game_id: int) -> HttpResponse:
     """The fairness verdict of a finished game (HTML, or JSON with ``?format=json``): its
     published export replayed by ``games.fairness.verify_export``."""
     from games.fairness import verify_export
     from games.models import Game
-    from games.selectors import game_export
+    from games.selectors import can_watch, game_export
 
     game = get_object_or_404(Game, pk=game_id)
     wants_json = request.GET.get("format") == "json"
+    if not can_watch(game=game, user=request.user):
+        return _refused(request, game, wants_json=wants_json)
     if game.status != Game.Status.FINISHED:
         message = _("The seed is published when the game ends; this game has not finished.")
         if wants_json:
@@ -150,8 +201,11 @@ def game_rematch(request: HttpRequest, game_id: int) -> HttpResponse:
 def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
     """The step-by-step replay of a finished game (public views only); 409 before the end."""
     from games.models import Game
+    from games.selectors import can_watch
 
     game = get_object_or_404(Game, pk=game_id)
+    if not can_watch(game=game, user=request.user):
+        return _refused(request, game, wants_json=True)
     if game.status != Game.Status.FINISHED:
         return JsonResponse(
             {

@@ -147,11 +147,12 @@ class Player:
         self.rng = random.Random(index)
 
     async def play(self, game_id: int, deadline: float) -> None:
-        ws_url = self.ws_base + f"/ws/games/{game_id}/?token={self.token}"
+        ws_url = self.ws_base + f"/ws/games/{game_id}/"  # the token in a header, not the URL
+        auth = {"Authorization": f"Bearer {self.token}"}
         latest: dict[str, Any] = {"version": -1}
         wake = asyncio.Event()
         acted_at = -1
-        async with websockets.connect(ws_url, origin=self.base, max_size=2**24) as ws:
+        async with websockets.connect(ws_url, additional_headers=auth, max_size=2**24) as ws:
 
             async def reader() -> None:
                 async for message in ws:

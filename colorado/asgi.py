@@ -25,18 +25,21 @@ else:
 
 class OriginCheck:
     """Browsers' sockets (session cookie) must come from an allowed Origin, which stops other
-    sites from riding a player's cookie. Scripts that authenticate with ``?token=`` carry no
-    cookie to abuse and often send no Origin header, so for them a missing Origin is fine."""
+    sites from riding a player's cookie. A handshake without Origin that authenticates with
+    its own credential (a ``?ticket=`` or an ``Authorization`` header: scripts) carries no
+    cookie to abuse, so it goes through; so does one with ``?token=``, only for the consumer
+    to refuse it with its not-allowed code. With an Origin header, the Origin is checked."""
 
     def __init__(self, inner: object) -> None:
         self.inner = inner
         self.checked = AllowedHostsOriginValidator(inner)
 
     async def __call__(self, scope: dict, receive: object, send: object) -> object:
-        has_origin = any(name == b"origin" for name, _value in scope.get("headers", []))
+        names = {name for name, _value in scope.get("headers", [])}
         query = scope.get("query_string", b"").decode("latin-1")
-        token_only = not has_origin and any(part.startswith("token=") for part in query.split("&"))
-        app = self.inner if token_only else self.checked
+        in_query = any(part.startswith(("ticket=", "token=")) for part in query.split("&"))
+        own_credential = b"origin" not in names and (in_query or b"authorization" in names)
+        app = self.inner if own_credential else self.checked
         return await app(scope, receive, send)  # type: ignore[operator]
 
 

@@ -280,6 +280,8 @@ EMAIL_TIMEOUT = 20
 # "Your turn" mails wait this long, then go out only if the player has not seen the table.
 # How long a process trusts a bearer token it has checked (accounts.services.token_user).
 API_TOKEN_CACHE_SECONDS = env.env_int("API_TOKEN_CACHE_SECONDS", 60, minimum=0)
+# How long a new API token works; its owner can revoke it sooner on the settings page.
+API_TOKEN_DAYS = env.env_int("API_TOKEN_DAYS", 90, minimum=1)
 TURN_EMAIL_DELAY_SECONDS = env.env_int("TURN_EMAIL_DELAY_SECONDS", 120, minimum=0)
 DEFAULT_FROM_EMAIL = env.env_str("DEFAULT_FROM_EMAIL", f"Colorado County <noreply@{_site_host}>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL

@@ -63,7 +63,8 @@ def _user(request: HttpRequest) -> Any:
 
 
 def _game(game_id: int, request: HttpRequest) -> Game:
-    """The game, if the caller may watch it (404 unknown, 401 private table signed out)."""
+    """The game, if the caller may watch it (``selectors.can_watch``): 404 unknown; an
+    invitation-only table: 401 signed out, 403 ``not_a_player`` signed in."""
     game = (
         Game.objects.select_related("created_by").filter(pk=game_id).first()
         if (0 < game_id < MAX_ID)
@@ -71,8 +72,11 @@ def _game(game_id: int, request: HttpRequest) -> Game:
     )
     if game is None:
         raise ApiError(404, "not_found", _("There is no such game."))
-    if not selectors.can_watch(game=game, user=_user(request)):
-        raise ApiError(401, "not_signed_in", _("Sign in to watch this table."))
+    user = _user(request)
+    if not selectors.can_watch(game=game, user=user):
+        if user is None:
+            raise ApiError(401, "not_signed_in", _("Sign in to watch this table."))
+        raise ApiError(403, "not_a_player", _("This table is for its invited players only."))
     return game
 
 

@@ -1,9 +1,11 @@
 """The live table: ``/ws/games/<id>/``.
 
-Auth by the session cookie or ``?token=<api token>``. The consumer checks that the caller
-may watch the game before joining its group, ``game-<id>``. Frames are ``{"type": "game",
-"version", "status", "my_seat", "seats", "view", "legal_actions", "to_act", "result",
-"events"}`` with the same filtering as ``GET /api/games/<id>``:
+Auth by the session cookie, a single-use ``?ticket=`` from ``POST /api/socket-ticket``, or an
+``Authorization: Bearer`` header (scripts); never ``?token=``, which would put a long-lived
+token into access logs. The consumer checks that the caller may watch the game before joining
+its group, ``game-<id>``. Frames are ``{"type": "game", "version", "status", "my_seat",
+"seats", "view", "legal_actions", "to_act", "result", "events"}`` with the same filtering as
+``GET /api/games/<id>``:
 
 * after a move, the server builds each seat's frame once (``selectors.move_frames``) and
   sends them together in one ``game.frame`` message; a socket sends on the entry of the
@@ -73,10 +75,23 @@ CLOSE_NOT_FOUND = 4404
 MAX_FRAME = 4096
 
 
-def _token_user(token: str) -> Any:
-    from accounts.services import token_user
+def _token_user(ticket: str, bearer: str) -> Any:
+    """The user of a socket ticket (``?ticket=``) or of an ``Authorization: Bearer`` header."""
+    from accounts.services import socket_ticket_user, token_user
 
-    return token_user(token=token)
+    return socket_ticket_user(ticket=ticket) if ticket else token_user(token=bearer)
+
+
+def _bearer(scope: dict[str, Any]) -> str:
+    """The token of an ``Authorization`` header; another scheme's value is returned whole,
+    matching no token, so that handshake is refused rather than let through on a cookie
+    without the Origin check (``colorado.asgi.OriginCheck``)."""
+    for name, value in scope.get("headers", []):
+        if name == b"authorization":
+            text = value.decode("latin1").strip()
+            scheme, _sep, token = text.partition(" ")
+            return token.strip() if scheme.lower() == "bearer" and token.strip() else text or "-"
+    return ""
 
 
 def _load(game_id: int, user: Any) -> tuple[Any, bool, int | None]:
@@ -253,9 +268,12 @@ class GameConsumer(AsyncWebsocketConsumer):
         self.version = 0
         user = self.scope.get("user")
         query = parse_qs(self.scope.get("query_string", b"").decode("latin1"))
-        token = (query.get("token") or [""])[0]
-        if token:
-            user = await database(_token_user, token)
+        ticket, bearer = (query.get("ticket") or [""])[0], _bearer(self.scope)
+        if "token" in query:  # a long-lived token in a URL (and so in logs): never
+            await self.close(code=CLOSE_NOT_ALLOWED)
+            return
+        if ticket or bearer:
+            user = await database(_token_user, ticket, bearer)
             if user is None:
                 await self.close(code=CLOSE_NOT_ALLOWED)
                 return

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.db.models import F, Q, QuerySet
 
-from games.models import ChatMessage, Game, Move, Seat, SeatHandover
+from games.models import ChatMessage, Game, Invitation, Move, Seat, SeatHandover
 from games.snapshots import engine_for, load_state
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "seat_for_user",
     "seats_prefetch",
     "socket_frame",
+    "watchable_games",
 ]
 
 
@@ -67,9 +68,34 @@ def seat_for_user(*, game: Game, user: Any) -> Seat | None:
 
 
 def can_watch(*, game: Game, user: Any) -> bool:
-    """Players and signed-in users may watch any table; anonymous visitors only tables
-    that are open to everyone (``open_seats``)."""
-    return _signed_in(user) or game.open_seats
+    """Who may see a table: the one rule for every channel — the game page and its panels,
+    ``GET /api/games/{id}`` and its log, the socket, and a finished game's record (the API
+    export, ``replay.json``, the verification page).
+
+    * A public table (``open_seats``: anyone may join) is public: everyone, signed in or
+      not, may watch it while it runs and read its record once it has finished, as a
+      finished game on a chess site is public.
+    * An invitation-only table is its players' business: only the people seated at it
+      (also after resigning or being replaced by the bot) and the people invited to it may
+      watch it or read its record, running or finished. Everyone else is refused: asked to
+      sign in when anonymous (the visitor may be one of the players), told it is for its
+      players when signed in.
+
+    While a game runs, its record (the seed) is published to nobody, whoever may watch."""
+    if game.open_seats:
+        return True
+    if not _signed_in(user):
+        return False
+    if any(seat.user_id == user.pk for seat in _seats(game)):
+        return True
+    return Invitation.objects.filter(game=game, user=user).exists()
+
+
+def watchable_games(*, user: Any) -> Q:
+    """``can_watch`` as a filter on ``Game`` rows (for lists)."""
+    if not _signed_in(user):
+        return Q(open_seats=True)
+    return Q(open_seats=True) | Q(seats__user=user) | Q(invitations__user=user)
 
 
 def _seat_json(seat: Seat) -> dict[str, Any]:
@@ -316,11 +342,9 @@ def open_games() -> QuerySet[Game]:
 def games_list(
     *, user: Any, status: str | None = None, player: str | None = None
 ) -> QuerySet[Game]:
-    """Games the caller may list: tables open to all, and any table they are at or invited
-    to; signed-in users see every table (anyone signed in may watch)."""
-    qs = Game.objects.all()
-    if not _signed_in(user):
-        qs = qs.filter(open_seats=True)
+    """Games the caller may list: the ones they may watch (``can_watch``): tables open to
+    all, and any table they are at or invited to."""
+    qs = Game.objects.filter(watchable_games(user=user))
     if status:
         qs = qs.filter(status=status)
     if player:

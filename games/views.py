@@ -272,11 +272,19 @@ def page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     return ctx
 
 
+def refused(request: HttpRequest, game: Game) -> HttpResponse:
+    """A table the visitor may not see (``selectors.can_watch``): sign in first when
+    anonymous (they may be one of its players), else a page saying whose table it is."""
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('login')}?next={request.path}")
+    return render(request, "games/private_table.html", {"game": game}, status=403)
+
+
 @require_GET
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_game(game_id)
     if not selectors.can_watch(game=game, user=request.user):
-        return redirect(f"{reverse('login')}?next={request.path}")
+        return refused(request, game)
     ctx = page_context(request, game)
     if ctx["me"] is not None and request.user.is_authenticated:
         services.seat_mark_seen(game_id=game.pk, user=request.user, version=ctx["doc"]["version"])

@@ -8,13 +8,16 @@ import pytest
 from django.test import Client
 
 from accounts.models import ApiToken
-from accounts.services import token_create, token_user
+from accounts.services import email_verified_set, token_create, token_user
 
 pytestmark = pytest.mark.django_db
 
 
 def test_token_for_good_credentials_authenticates(client: Client, django_user_model: type) -> None:
-    user = django_user_model.objects.create_user(username="daisy", password="fifty-five-55")
+    user = django_user_model.objects.create_user(
+        username="daisy", password="fifty-five-55", email="daisy@example.org"
+    )
+    email_verified_set(user=user)  # as sign-in, a token needs a verified address
     response = client.post(
         "/api/auth/token",
         {"username": "daisy", "password": "fifty-five-55"},
@@ -94,13 +97,14 @@ def test_with_no_token_cache_every_call_checks_the_database(
 def test_password_guessing_through_the_token_endpoint_is_throttled_by_address(
     client: Client, django_user_model: type
 ) -> None:
-    """20 attempts a minute per address, even from a signed-in session."""
+    """20 attempts a minute per address, even from a signed-in session (each for another
+    account here: one account locks after 5 failures, test_token_endpoint_guards.py)."""
     django_user_model.objects.create_user(username="kit", password="right-one-123")
     client.force_login(django_user_model.objects.create_user(username="eve", password="x-1234567"))
     codes = [
         client.post(
             "/api/auth/token",
-            {"username": "kit", "password": f"guess-{i}"},
+            {"username": f"kit-{i}", "password": f"guess-{i}"},
             content_type="application/json",
         ).status_code
         for i in range(21)

@@ -23,8 +23,9 @@ OPTIONS = {"flags": "random"}
 CLOCK = {"initial_hours": 30, "increment_hours": 6, "max_hours": 50}
 
 
-def _finished(seed: int = 5) -> tuple[Game, list[User]]:
-    """A finished 3-player game: two people and a random bot, with non-default settings."""
+def _finished(seed: int = 5, *, open_seats: bool = False) -> tuple[Game, list[User]]:
+    """A finished 3-player game: two people and a random bot, with non-default settings
+    (invitation-only unless ``open_seats``)."""
     users = [make_user(), make_user()]
     game = services.game_create(
         creator=users[0],
@@ -35,7 +36,7 @@ def _finished(seed: int = 5) -> tuple[Game, list[User]]:
         on_timeout="wait",
         rated=False,
         invite=[users[1].username],
-        open_seats=False,
+        open_seats=open_seats,
     )
     services.game_join(game_id=game.pk, user=users[1])
     game = play_randomly(game, users, seed=seed)
@@ -122,8 +123,8 @@ def test_rematch_needs_the_csrf_token() -> None:
 
 
 def test_replay_gives_every_public_view_up_to_the_final_one() -> None:
-    game, (_alice, _bob) = _finished(seed=9)
-    response = Client().get(f"/games/{game.pk}/replay.json")
+    game, (_alice, _bob) = _finished(seed=9, open_seats=True)
+    response = Client().get(f"/games/{game.pk}/replay.json")  # a public table: anyone
     assert response.status_code == 200
     data = response.json()
     moves = game.version - 1
@@ -153,7 +154,7 @@ def test_replay_is_refused_while_the_game_runs() -> None:
 
 
 def test_finished_page_has_the_replay_panel_and_rematch_button() -> None:
-    game, (alice, _bob) = _finished()
+    game, (alice, _bob) = _finished(open_seats=True)  # so that a spectator may look
     html = _signed_in(alice).get(f"/games/{game.pk}/").content.decode()
     assert 'id="replay"' in html
     assert f'data-url="/games/{game.pk}/replay.json"' in html

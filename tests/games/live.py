@@ -36,9 +36,12 @@ def live_server(
     channel_prefix: str,
     workers: int = 1,
     env: dict[str, str] | None = None,
+    access_log: Path | None = None,
 ) -> Iterator[str]:
     """Run uvicorn against the test database; yields its base URL. ``env`` adds to or
-    overrides the server's environment (the outage tests point it at servers of their own)."""
+    overrides the server's environment (settings; the outage tests point it at servers of
+    their own). With ``access_log``, the server logs at info level, access lines included,
+    into that file (what an operator's log would keep)."""
     port = free_port()
     extra = env or {}
     env = {
@@ -50,6 +53,7 @@ def live_server(
         "LOG_LEVEL": "WARNING",
         **extra,
     }
+    log_file = access_log.open("ab") if access_log else None
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -63,10 +67,12 @@ def live_server(
             "--workers",
             str(workers),
             "--log-level",
-            "warning",
+            "info" if access_log else "warning",
         ],
         cwd=ROOT,
         env=env,
+        stdout=log_file,
+        stderr=subprocess.STDOUT if log_file else None,
     )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -89,15 +95,35 @@ def live_server(
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+        if log_file:
+            log_file.close()
+
+
+def socket_ticket(base: str, token: str) -> str:
+    """A single-use socket ticket (``POST /api/socket-ticket``) for the token's user."""
+    request = urllib.request.Request(  # noqa: S310
+        f"{base}/api/socket-ticket",
+        method="POST",
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    with urllib.request.urlopen(request, timeout=10) as r:  # noqa: S310
+        return str(json.loads(r.read())["ticket"])
 
 
 class Socket:
     """A WebSocket connection run in its own thread; frames are collected in ``frames``."""
 
-    def __init__(self, url: str, *, origin: str | None, cookie: str | None = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        origin: str | None,
+        cookie: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         self.url = url
         self.origin = origin
-        self.cookie = cookie
+        self.headers = {**({"Cookie": cookie} if cookie else {}), **(headers or {})}
         self.frames: list[dict[str, Any]] = []
         self.closed_code: int | None = None
         self._cond = threading.Condition()
@@ -114,10 +140,12 @@ class Socket:
         self._loop.run_until_complete(self._main())
 
     async def _main(self) -> None:
-        headers = {"Cookie": self.cookie} if self.cookie else None
         try:
             async with websockets.connect(
-                self.url, origin=self.origin, additional_headers=headers, max_size=2**24
+                self.url,
+                origin=self.origin,
+                additional_headers=self.headers or None,
+                max_size=2**24,
             ) as ws:
                 self._ws = ws
                 self._opened.set()

@@ -249,6 +249,8 @@ ROLES = ("anonymous", "outsider", "player")
 
 
 def _expect(endpoint: str, role: str, public: bool) -> int:
+    if role == "outsider" and not public and endpoint in ("doc", "log", "export"):
+        return 403  # an invitation-only table is for its players (games.selectors.can_watch)
     if role == "anonymous":
         if endpoint in ("doc", "log", "export"):
             return {"doc": 200, "log": 200, "export": 409}[endpoint] if public else 401

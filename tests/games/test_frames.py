@@ -39,12 +39,12 @@ def _application() -> Any:
 class Socket:
     """A WebSocket client speaking ASGI to the routed consumers (no server, no daphne)."""
 
-    def __init__(self, path: str, query: str) -> None:
+    def __init__(self, path: str, token: str) -> None:
         scope = {
             "type": "websocket",
             "path": path,
-            "query_string": query.encode(),
-            "headers": [],
+            "query_string": b"",
+            "headers": [(b"authorization", f"Bearer {token}".encode())],
             "subprotocols": [],
         }
         self.app = ApplicationCommunicator(_application(), scope)
@@ -64,7 +64,7 @@ class Socket:
 
 
 async def _connect(game_id: int, token: str) -> Socket:
-    socket = Socket(f"/ws/games/{game_id}/", f"token={token}")
+    socket = Socket(f"/ws/games/{game_id}/", token)
     await socket.connect()
     return socket
 

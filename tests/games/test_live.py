@@ -22,7 +22,7 @@ from games.engine import get_game
 from games.models import Game, Move
 from tests.conftest import channel_prefix
 from tests.games.conftest import ApiClient
-from tests.games.live import Socket, live_server
+from tests.games.live import Socket, live_server, socket_ticket
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -43,11 +43,19 @@ def server(django_db_setup: None, django_db_blocker: Any, worker_id: str) -> Ite
 
 
 def _socket(
-    base: str, game_id: int, *, token: str | None = None, cookie: str | None = None
+    base: str,
+    game_id: int,
+    *,
+    token: str | None = None,
+    ticket: str | None = None,
+    cookie: str | None = None,
 ) -> Socket:
+    """A socket as the page opens it: with a ticket bought with ``token`` (or ``ticket``)."""
     url = base.replace("http", "ws", 1) + f"/ws/games/{game_id}/"
     if token:
-        url += f"?token={token}"
+        ticket = socket_ticket(base, token)
+    if ticket:
+        url += f"?ticket={ticket}"
     return Socket(url, origin=base, cookie=cookie)
 
 
@@ -127,13 +135,16 @@ def test_socket_authorisation(server: str, make_user: Callable[..., User]) -> No
     cases = [
         (public.pk, None, "spectator"),
         (private.pk, None, 4403),
-        (private.pk, token_create(user=outsider), "spectator"),
+        (private.pk, token_create(user=outsider), 4403),  # invitation-only: players only
         (private.pk, token_create(user=carol), "player"),
-        (public.pk, "not-a-token", 4403),
+        (public.pk, "not-a-ticket", 4403),
         (999_999, token_create(user=alice), 4404),
     ]
     for game_id, token, expected in cases:
-        sock = _socket(server, game_id, token=token)
+        if token == "not-a-ticket":
+            sock = _socket(server, game_id, ticket=token)
+        else:
+            sock = _socket(server, game_id, token=token)
         try:
             if isinstance(expected, int):
                 with pytest.raises(TimeoutError):
@@ -286,18 +297,23 @@ def test_hidden_information_never_leaks_through_api_log_or_socket(
     assert export["seed"] == game.seed  # published at the end, and only then
 
 
-def test_origin_rules_for_cookie_and_token_sockets(
+def test_origin_rules_for_cookie_and_script_sockets(
     server: str, make_user: Callable[..., User]
 ) -> None:
-    """A script with ``?token=`` may omit Origin; a cookie socket must come from our Origin."""
+    """A script with a ticket or an Authorization header may omit Origin; a cookie socket
+    must come from our Origin."""
     game, (alice, _bob) = _game_with(make_user, 2, [], options={"flags": "random"})
     url = server.replace("http", "ws", 1) + f"/ws/games/{game.pk}/"
-    script = Socket(f"{url}?token={token_create(user=alice)}", origin=None)
-    try:
-        frame = script.wait_for(lambda f: f["type"] == "game")
-        assert frame["my_seat"] == game.seats.get(user=alice).seat
-    finally:
-        script.close()
+    token = token_create(user=alice)
+    for script in (
+        Socket(f"{url}?ticket={socket_ticket(server, token)}", origin=None),
+        Socket(url, origin=None, headers={"Authorization": f"Bearer {token}"}),
+    ):
+        try:
+            frame = script.wait_for(lambda f: f["type"] == "game")
+            assert frame["my_seat"] == game.seats.get(user=alice).seat
+        finally:
+            script.close()
     client = Client()
     client.force_login(alice)
     cookie = f"sessionid={client.cookies['sessionid'].value}"

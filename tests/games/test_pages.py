@@ -37,9 +37,11 @@ def page_data(response: Any) -> dict[str, Any]:
     return json.loads(m.group(1))
 
 
-def two_player_game(make_user: Callable[..., User]) -> tuple[Game, User, User]:
+def two_player_game(
+    make_user: Callable[..., User], *, open_seats: bool = False
+) -> tuple[Game, User, User]:
     alice, bob = make_user("alice"), make_user("bob")
-    game = services.game_create(creator=alice, players=2, invite=["bob"], open_seats=False)
+    game = services.game_create(creator=alice, players=2, invite=["bob"], open_seats=open_seats)
     services.game_join(game_id=game.pk, user=bob)
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING
@@ -213,7 +215,8 @@ def test_page_load_marks_the_version_seen(make_user: Callable[..., User]) -> Non
 def test_spectators_get_the_public_view_and_no_one_elses_cowboys(
     make_user: Callable[..., User],
 ) -> None:
-    game, alice, bob = two_player_game(make_user)
+    # A public table: anyone may watch (an invitation-only one is for its players only).
+    game, alice, bob = two_player_game(make_user, open_seats=True)
     carol = make_user("carol")
     alice_hand = selectors.game_document(game=game, user=alice)["view"]["hand"]
     bob_hand = selectors.game_document(game=game, user=bob)["view"]["hand"]
