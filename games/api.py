@@ -132,7 +132,7 @@ def list_games(request: HttpRequest, filters: Query[ListFilter]) -> list[Json]:
     "/games/{game_id}",
     auth=optional_auth,
     response=Json,
-    openapi_extra=errors(401),
+    openapi_extra=errors(401, 403),
     summary="The table for me",
 )
 def get_game(request: HttpRequest, game_id: int) -> Json:
@@ -207,7 +207,7 @@ def submit_action(request: HttpRequest, game_id: int, payload: SubmitAction) -> 
     "/games/{game_id}/log",
     auth=optional_auth,
     response=list[Json],
-    openapi_extra=errors(401),
+    openapi_extra=errors(401, 403),
     summary="Log",
 )
 def game_log(request: HttpRequest, game_id: int, since: int = 0) -> list[Json]:
@@ -225,6 +225,7 @@ def game_log(request: HttpRequest, game_id: int, since: int = 0) -> list[Json]:
         AnonymousRateThrottle("20/min", scope="export"),
         UserRateThrottle("120/min", scope="export"),
     ],
+    openapi_extra=errors(401, 403, 409),
     summary="The replayable record of a finished game",
 )
 def export_game(request: HttpRequest, game_id: int) -> Json:
