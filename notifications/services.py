@@ -448,6 +448,13 @@ def _wants_mail(user: User, *, digest_too: bool) -> bool:
 def turn_mail_send(*, seat_id: int, version: int) -> bool:
     """ "Your turn" for the seat that became due at ``version``; sent only if the player
     still has to act and has not seen the table since (``Seat.last_seen_version``)."""
+    try:
+        return _turn_mail_send(seat_id=seat_id, version=version)
+    finally:
+        _turn_mail_done(seat_id, version)
+
+
+def _turn_mail_send(*, seat_id: int, version: int) -> bool:
     seat = Seat.objects.select_related("user", "game").filter(pk=seat_id).first()
     if seat is None or not _wants_mail(seat.user, digest_too=False):
         return False
@@ -500,23 +507,39 @@ def turn_mails_queue(*, now: datetime) -> int:
     return len(claimed)
 
 
+#: A "your turn" mail the sweep has queued stays on its seat this long: if its task is lost
+#: (worker killed, broker wiped) before it ran, the sweep after the lease queues it again.
+TURN_MAIL_LEASE = timedelta(minutes=10)
+
+
 def turn_mails_claim(*, now: datetime, limit: int = 500) -> list[tuple[int, int]]:
-    """The "your turn" mails whose grace period has passed, as ``(seat id, version)``, each
-    taken off its seat by a conditional UPDATE (two sweeps at once never take the same).
-    ``turn_mail_send`` then sends it only if the player has still not seen the table."""
+    """The "your turn" mails whose grace period (or lease) has passed, as ``(seat id,
+    version)``, each leased on its seat for ``TURN_MAIL_LEASE`` by a conditional UPDATE (two
+    sweeps at once never take the same). ``turn_mail_send`` takes it off the seat once it has
+    run, and sends it only if the player has still not seen the table; the mail's
+    ``Notification`` key means a second task for the same mail sends nothing."""
     pending = list(
         Seat.objects.filter(turn_mail_at__lte=now)
         .order_by("turn_mail_at")
-        .values_list("pk", "turn_mail_version")[:limit]
+        .values_list("pk", "turn_mail_version", "turn_mail_at")[:limit]
     )
     claimed = []
-    for seat_id, version in pending:
-        taken = Seat.objects.filter(pk=seat_id, turn_mail_version=version).update(
-            turn_mail_version=None, turn_mail_at=None
+    for seat_id, version, at in pending:
+        taken = Seat.objects.filter(pk=seat_id, turn_mail_version=version, turn_mail_at=at).update(
+            turn_mail_at=now + TURN_MAIL_LEASE
         )
         if taken and version is not None:
             claimed.append((seat_id, version))
     return claimed
+
+
+def _turn_mail_done(seat_id: int, version: int) -> None:
+    """The task of this mail ran: it is no longer pending on the seat (a move since may have
+    left a newer one there, which stays). A failed send is retried by the task, and a lost
+    retry by ``notifications_requeue``, from the ``Notification`` row."""
+    Seat.objects.filter(pk=seat_id, turn_mail_version=version).update(
+        turn_mail_version=None, turn_mail_at=None
+    )
 
 
 def reminders_due(*, now: datetime) -> list[Seat]:

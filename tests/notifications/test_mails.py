@@ -77,6 +77,23 @@ def test_a_turn_mail_waits_for_the_grace_period_and_not_for_a_player_who_looked(
     assert len(mailoutbox) == 1
 
 
+def test_a_turn_mail_whose_task_was_lost_is_queued_again_after_its_lease(person, mailoutbox):
+    """The sweep took the pending mail and queued its task, and the task was lost (worker
+    killed, Redis restarted): the mail is still owed. The seat keeps it, leased, and a sweep
+    after the lease takes it again; once a task has run, it is gone for good."""
+    alice, bob = person("alice"), person("bob")
+    game = services.game_create(creator=alice, players=2, options={"flags": "random"})
+    services.game_join(game_id=game.pk, user=bob)
+    due = timezone.now() + timedelta(seconds=settings.TURN_EMAIL_DELAY_SECONDS + 1)
+    assert len(mail.turn_mails_claim(now=due)) == 2  # queued, then lost: nothing sent
+    assert mail.turn_mails_claim(now=due + timedelta(minutes=1)) == []  # leased
+    later = due + mail.TURN_MAIL_LEASE + timedelta(seconds=1)
+    assert mail.turn_mails_queue(now=later) == 2
+    assert sorted(m.to[0] for m in mailoutbox) == ["alice@example.org", "bob@example.org"]
+    assert mail.turn_mails_queue(now=later + mail.TURN_MAIL_LEASE * 2) == 0
+    assert len(mailoutbox) == 2
+
+
 def test_every_mail_has_one_click_unsubscribe_headers(person, two_player_game, mailoutbox):
     alice, bob = person("alice"), person("bob")
     two_player_game(alice, bob)
