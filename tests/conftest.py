@@ -74,3 +74,25 @@ def fresh_cache(settings: Any, worker_id: str) -> None:
 def channel_prefix(worker_id: str) -> str:
     """The channel layer prefix of a test worker (the live servers it starts share it)."""
     return f"{os.environ.get('CHANNEL_PREFIX', 'colorado')}-test-{worker_id}"
+
+
+@pytest.fixture
+def real_worker(settings: Any, tmp_path: Any, worker_id: str) -> Any:
+    """A real Celery worker (threads of this process) on the Redis broker, on a queue of this
+    test process's own, so two test processes never take each other's tasks."""
+    from colorado.celery import app as celery_app
+    from colorado.embedded import worker_and_scheduler
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    conf = celery_app.conf
+    saved = {k: conf[k] for k in ("task_always_eager", "broker_url", "task_default_queue")}
+    conf.task_always_eager = False
+    conf.broker_url = settings.REDIS_URL
+    conf.task_default_queue = f"test-worker-{worker_id}"
+    try:
+        with worker_and_scheduler(
+            celery_app, schedule_filename=str(tmp_path / "beat-schedule"), concurrency=2, beat=False
+        ):
+            yield
+    finally:
+        conf.update(saved)

@@ -11,8 +11,6 @@ import pytest
 from django.core import mail as django_mail
 from django.utils import timezone
 
-from colorado.celery import app as celery_app
-from colorado.embedded import worker_and_scheduler
 from games import services
 from games.models import Move, Seat
 from games.tasks_clock import sweep_deadlines
@@ -28,26 +26,6 @@ def _wait_for(check: Callable[[], object], seconds: float = 30) -> object:
             return found
         time.sleep(0.1)
     raise AssertionError("the worker did not get there in time")
-
-
-@pytest.fixture
-def real_worker(settings, tmp_path, worker_id):
-    """A Celery worker in threads on the Redis broker, with this test process's own queue
-    (the same one tests/games/test_worker.py uses, so one worker process never mixes
-    queues)."""
-    settings.CELERY_TASK_ALWAYS_EAGER = False
-    conf = celery_app.conf
-    saved = {k: conf[k] for k in ("task_always_eager", "broker_url", "task_default_queue")}
-    conf.task_always_eager = False
-    conf.broker_url = settings.REDIS_URL
-    conf.task_default_queue = f"test-bots-{worker_id}"
-    try:
-        with worker_and_scheduler(
-            celery_app, schedule_filename=str(tmp_path / "beat"), concurrency=2, beat=False
-        ):
-            yield
-    finally:
-        conf.update(saved)
 
 
 def test_a_worker_plays_the_bot_mails_the_player_and_times_them_out(

@@ -3,34 +3,13 @@
 from __future__ import annotations
 
 import time
-from pathlib import Path
-from typing import Any
 
 import pytest
 
-from colorado.celery import app as celery_app
-from colorado.embedded import worker_and_scheduler
 from games import bots, services
 from games.models import Game, Move
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres, pytest.mark.redis]
-
-
-@pytest.fixture
-def real_worker(settings: Any, tmp_path: Path, worker_id: str) -> Any:
-    settings.CELERY_TASK_ALWAYS_EAGER = False
-    conf = celery_app.conf
-    saved = {k: conf[k] for k in ("task_always_eager", "broker_url", "task_default_queue")}
-    conf.task_always_eager = False
-    conf.broker_url = settings.REDIS_URL
-    conf.task_default_queue = f"test-bots-{worker_id}"
-    try:
-        with worker_and_scheduler(
-            celery_app, schedule_filename=str(tmp_path / "beat-schedule"), beat=False
-        ):
-            yield
-    finally:
-        conf.update(saved)
 
 
 def test_two_bots_play_a_whole_game_through_the_worker(real_worker: None) -> None:

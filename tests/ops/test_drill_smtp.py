@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -21,8 +21,6 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
-from colorado.celery import app as celery_app
-from colorado.embedded import worker_and_scheduler
 from games import services
 from games.tasks_mail import send_outbox_mail, send_turn_email
 from notifications import services as mail
@@ -32,23 +30,6 @@ from tests.notifications import smtp
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres, pytest.mark.redis]
 
 PASSWORD = "open-range-1887"
-
-
-@pytest.fixture
-def real_worker(settings: Any, tmp_path: Path, worker_id: str) -> Iterator[None]:
-    settings.CELERY_TASK_ALWAYS_EAGER = False
-    conf = celery_app.conf
-    saved = {k: conf[k] for k in ("task_always_eager", "broker_url", "task_default_queue")}
-    conf.task_always_eager = False
-    conf.broker_url = settings.REDIS_URL
-    conf.task_default_queue = f"test-drill-smtp-{worker_id}"
-    try:
-        with worker_and_scheduler(
-            celery_app, schedule_filename=str(tmp_path / "beat-schedule"), beat=False
-        ):
-            yield
-    finally:
-        conf.update(saved)
 
 
 def _wait_for(check: Callable[[], Any], timeout: float, what: str) -> Any:
