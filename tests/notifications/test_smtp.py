@@ -46,10 +46,9 @@ def test_a_turn_mail_is_delivered_over_smtp_with_its_headers(
     assert mail.game_url(game) in text
 
 
-def test_a_mail_server_failure_is_recorded_and_the_retry_sends_once(
-    person, two_player_game, smtp_server, monkeypatch, settings, tmp_path
-):
-    controller, inbox = smtp_server
+def _a_failed_turn_mail(person, two_player_game, monkeypatch, settings, tmp_path):
+    """Alice's "your turn" mail, tried once while nobody listens on the mail port: the
+    game and her seat."""
     alice = person("alice", email_notifications="off")
     game = two_player_game(alice, person("bob", email_notifications="off"))
     alice.email_notifications = "each_turn"
@@ -58,6 +57,14 @@ def test_a_mail_server_failure_is_recorded_and_the_retry_sends_once(
     smtp.use_email_url(monkeypatch, settings, tmp_path, smtp.free_port())  # nobody listens there
     with pytest.raises(ConnectionRefusedError):
         mail.turn_mail_send(seat_id=seat.pk, version=game.version)
+    return game, seat
+
+
+def test_a_mail_server_failure_is_recorded_and_the_retry_sends_once(
+    person, two_player_game, smtp_server, monkeypatch, settings, tmp_path
+):
+    controller, inbox = smtp_server
+    game, seat = _a_failed_turn_mail(person, two_player_game, monkeypatch, settings, tmp_path)
     row = Notification.objects.get(key=f"turn:{seat.pk}:{game.version}")
     assert row.sent_at is None
     assert "Connection" in row.error or "refused" in row.error.lower()
@@ -83,14 +90,8 @@ def test_a_game_mail_whose_retries_were_lost_is_sent_by_the_hourly_task(
     from games.tasks_mail import send_digests
 
     controller, inbox = smtp_server
-    alice = person("alice", email_notifications="off")
-    game = two_player_game(alice, person("bob", email_notifications="off"))
-    alice.email_notifications = "each_turn"
-    alice.save()
-    seat = game.seats.get(user=alice)
-    smtp.use_email_url(monkeypatch, settings, tmp_path, smtp.free_port())  # nobody listens there
-    with pytest.raises(ConnectionRefusedError):
-        mail.turn_mail_send(seat_id=seat.pk, version=game.version)  # its retry is then lost
+    game, seat = _a_failed_turn_mail(person, two_player_game, monkeypatch, settings, tmp_path)
+    # (its retry is then lost)
     row = Notification.objects.get(key=f"turn:{seat.pk}:{game.version}")
     smtp.use_email_url(monkeypatch, settings, tmp_path, controller.port)
     send_digests()
@@ -113,14 +114,7 @@ def test_a_failed_mail_no_longer_needed_is_not_queued_again(
     from games.models import Seat
 
     controller, inbox = smtp_server
-    alice = person("alice", email_notifications="off")
-    game = two_player_game(alice, person("bob", email_notifications="off"))
-    alice.email_notifications = "each_turn"
-    alice.save()
-    seat = game.seats.get(user=alice)
-    smtp.use_email_url(monkeypatch, settings, tmp_path, smtp.free_port())  # nobody listens there
-    with pytest.raises(ConnectionRefusedError):
-        mail.turn_mail_send(seat_id=seat.pk, version=game.version)
+    game, seat = _a_failed_turn_mail(person, two_player_game, monkeypatch, settings, tmp_path)
     smtp.use_email_url(monkeypatch, settings, tmp_path, controller.port)
     Seat.objects.filter(pk=seat.pk).update(last_seen_version=game.version)  # she looked
     assert mail.turn_mail_send(seat_id=seat.pk, version=game.version) is False  # the retry
