@@ -86,3 +86,12 @@ def play_randomly(game: Game, users: list[User], seed: int = 0, limit: int = 500
             game.refresh_from_db()
         assert moved, f"nobody could move at version {game.version} (to_act {game.to_act})"
     return game
+
+
+def running_pair(make_user: Callable[..., User]) -> tuple[Game, list[User]]:
+    """A running two-player table of two new people (both bid first), and the two."""
+    users = [make_user(), make_user()]
+    game = services.game_create(creator=users[0], players=2, options={"flags": "random"})
+    services.game_join(game_id=game.pk, user=users[1])
+    game.refresh_from_db()
+    return game, users

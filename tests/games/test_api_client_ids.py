@@ -13,19 +13,11 @@ from games import services
 from games.errors import BadRequest
 from games.models import Game, Move
 from games.snapshots import engine_for, load_state
-from tests.games.conftest import ApiClient
+from tests.games.conftest import ApiClient, running_pair
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
 Api = Callable[[User | None], ApiClient]
-
-
-def _running(make_user: Callable[..., User]) -> tuple[Game, list[User]]:
-    users = [make_user(), make_user()]
-    game = services.game_create(creator=users[0], players=2, options={"flags": "random"})
-    services.game_join(game_id=game.pk, user=users[1])
-    game.refresh_from_db()
-    return game, users
 
 
 def _move_that_hands_over_to(game: Game, seat: int, other: int) -> dict[str, Any] | None:
@@ -88,7 +80,7 @@ def test_a_player_cannot_block_the_bots_move_with_its_client_id(
 def test_a_client_id_is_one_seats_own(api: Api, make_user: Callable[..., User]) -> None:
     """Two seats may use the same client id: the second seat's move is applied, not taken
     for a retry of the first's."""
-    game, (alice, bob) = _running(make_user)
+    game, (alice, bob) = running_pair(make_user)
     body = {"action": {"type": "bid", "cowboys": []}, "client_id": "same-id"}
     assert api(alice).post(f"/api/games/{game.pk}/actions", body).status_code == 200
     second = api(bob).post(f"/api/games/{game.pk}/actions", body)
@@ -100,7 +92,7 @@ def test_a_client_id_is_one_seats_own(api: Api, make_user: Callable[..., User]) 
 def test_a_retry_answers_as_the_first_time_with_the_version_it_applied_at(
     api: Api, make_user: Callable[..., User]
 ) -> None:
-    game, (alice, bob) = _running(make_user)
+    game, (alice, bob) = running_pair(make_user)
     hand = api(alice).get(f"/api/games/{game.pk}").json()["view"]["hand"]
     body = {"action": {"type": "bid", "cowboys": hand[:1]}, "version": 1, "client_id": "a-1"}
     first = api(alice).post(f"/api/games/{game.pk}/actions", body)

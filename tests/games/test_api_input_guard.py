@@ -12,9 +12,8 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from games import services
 from games.models import ChatMessage, Game, Move
-from tests.games.conftest import ApiClient
+from tests.games.conftest import ApiClient, running_pair
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
@@ -22,14 +21,6 @@ Api = Callable[[User | None], ApiClient]
 # Strings PostgreSQL refuses to store: a NUL, and a lone surrogate (valid as a JSON escape,
 # not encodable as UTF-8).
 BAD_STRINGS = ["a\x00b", "a\ud800b"]
-
-
-def _running(make_user: Callable[..., User]) -> tuple[Game, list[User]]:
-    users = [make_user(), make_user()]
-    game = services.game_create(creator=users[0], players=2, options={"flags": "random"})
-    services.game_join(game_id=game.pk, user=users[1])
-    game.refresh_from_db()
-    return game, users
 
 
 def _bad_characters(response: Any) -> None:
@@ -52,7 +43,7 @@ def test_a_nul_in_the_query_answers_400(
 def test_refused_characters_in_game_bodies_answer_400_and_change_nothing(
     api: Api, make_user: Callable[..., User], signed_in: bool, bad: str
 ) -> None:
-    game, users = _running(make_user)
+    game, users = running_pair(make_user)
     client = api(users[0] if signed_in else None)
     bodies = [
         ("/api/games", {"players": 2, "invite": [bad]}),
@@ -79,7 +70,7 @@ def test_a_nul_in_a_session_cookie_is_not_a_500(make_user: Callable[..., User]) 
 def test_a_body_over_the_limit_answers_413_and_changes_nothing(
     api: Api, make_user: Callable[..., User], settings: Any
 ) -> None:
-    game, users = _running(make_user)
+    game, users = running_pair(make_user)
     client = api(users[0])
     big = {"text": "x" * (256 * 1024)}
     for who in (client, api(None)):
@@ -99,7 +90,7 @@ def test_a_json_body_without_refused_characters_passes_untouched(
     api: Api, make_user: Callable[..., User]
 ) -> None:
     """The guard walks the decoded JSON: an escaped backslash-zero is just text."""
-    game, users = _running(make_user)
+    game, users = running_pair(make_user)
     response = api(users[0]).post(f"/api/games/{game.pk}/chat", raw=json.dumps({"text": "\\0 ok"}))
     assert response.status_code == 201, response.content[:300]
     assert ChatMessage.objects.get().text == "\\0 ok"
