@@ -91,7 +91,7 @@ def ratings_apply(*, game: Any) -> list[RatingChange]:
         user_ids = [seat.user_id for seat in seats]
         Rating.objects.bulk_create(
             [
-                Rating(user_id=uid, game=game.game, mu=INITIAL_MU, sigma=INITIAL_SIGMA)
+                Rating(user_id=uid, game=game.title, mu=INITIAL_MU, sigma=INITIAL_SIGMA)
                 for uid in user_ids
             ],
             ignore_conflicts=True,
@@ -99,7 +99,7 @@ def ratings_apply(*, game: Any) -> list[RatingChange]:
         locked = {
             rating.user_id: rating
             for rating in Rating.objects.select_for_update()
-            .filter(game=game.game, user_id__in=user_ids)
+            .filter(game=game.title, user_id__in=user_ids)
             .order_by("user_id")
         }
         before = [locked[uid] for uid in user_ids]
@@ -109,7 +109,7 @@ def ratings_apply(*, game: Any) -> list[RatingChange]:
         changes = [
             RatingChange(
                 user_id=uid,
-                game=game.game,
+                game=game.title,
                 game_obj=game,
                 mu_before=old.mu,
                 sigma_before=old.sigma,

@@ -85,29 +85,29 @@ def user_stats(*, user: User) -> dict[str, GameStats]:
     seats = Seat.objects.filter(user=user)
     finished = seats.filter(game__status=Game.Status.FINISHED)
     rows = (
-        finished.values("game__game")
+        finished.values("game__title")
         .annotate(
             games=Count("id"),
             wins=Count("id", filter=Q(final_rank=1) & ~_forfeited_q()),
             average_score=Avg("final_score"),
             best_score=Max("final_score"),
         )
-        .order_by("game__game")
+        .order_by("game__title")
     )
     missed = dict(
         seats.exclude(game__status=Game.Status.ABORTED)
-        .values("game__game")
+        .values("game__title")
         .annotate(missed=Sum("missed_deadlines"))
-        .values_list("game__game", "missed")
+        .values_list("game__title", "missed")
     )
     stats = {
-        row["game__game"]: GameStats(
-            game=row["game__game"],
+        row["game__title"]: GameStats(
+            game=row["game__title"],
             games=row["games"],
             wins=row["wins"],
             average_score=row["average_score"],
             best_score=row["best_score"],
-            missed_deadlines=int(missed.get(row["game__game"]) or 0),
+            missed_deadlines=int(missed.get(row["game__title"]) or 0),
         )
         for row in rows
     }
@@ -157,7 +157,7 @@ def game_history_entry(*, game: Any, user: User) -> dict[str, Any]:
     finished = game.status == "finished"
     return {
         "id": game.pk,
-        "game": game.game,
+        "game": game.title,
         "status": game.status,
         "rated": game.rated,
         "players": game.num_players,
@@ -242,7 +242,7 @@ def game_replay(*, game: Any) -> dict[str, Any]:
     from games.engine import get_game
     from games.models import Move, Seat
 
-    engine = get_game(game.game)
+    engine = get_game(game.title)
     names: dict[int, str] = {}
     for seat in Seat.objects.filter(game=game, seat__isnull=False).select_related("user"):
         names[int(seat.seat)] = seat.user.shown_name  # type: ignore[arg-type]

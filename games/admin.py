@@ -36,8 +36,8 @@ class SeatHandoverInline(admin.TabularInline):
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
-    list_display = ("id", "game", "status", "num_players", "version", "created_at")
-    list_filter = ("status", "game", "rated")
+    list_display = ("id", "title", "status", "num_players", "version", "created_at")
+    list_filter = ("status", "title", "rated")
     search_fields = ("id", "seats__user__username")
     exclude = ("state", "seed")  # secret until the end; never shown to staff by accident
     readonly_fields = ("version", "seed_hash", "to_act", "result", "setup_events")

@@ -106,7 +106,7 @@ def create_game(request: HttpRequest, payload: CreateGame) -> Status[Json]:
         None,
         lambda: services.game_create(
             creator=user,
-            game=payload.game,
+            title=payload.game,
             players=payload.players,
             options=payload.options,
             clock=payload.clock,

@@ -108,7 +108,7 @@ class NewTableForm(forms.Form):
                 "max_hours": max(d["max_hours"], d["initial_hours"]),
             }
         return {
-            "game": "colorado-county",
+            "title": "colorado-county",
             "players": d["players"],
             "options": {"lakes": d["lakes"], "flags": d["flags"]},
             "clock": clock,

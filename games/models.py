@@ -24,7 +24,7 @@ class Game(models.Model):
         BOT = "bot", _("the bot moves for the late player")
         WAIT = "wait", _("the table waits")
 
-    game = models.CharField(_("game"), max_length=40)
+    title = models.CharField(_("title"), max_length=40)
     options = models.JSONField(_("options"), default=dict)
     num_players = models.PositiveSmallIntegerField(_("players"))
     status = models.CharField(

@@ -28,12 +28,12 @@ def round_scores(state: Any, round_no: int) -> list[dict[str, int]]:
 def claim_previews(*, game: Game, user: Any, card: str) -> list[dict[str, Any]] | None:
     """``[{"flag", "second", "before": [per seat], "after": [per seat]}]`` for ``card``, or
     None when ``user`` may not claim it now."""
-    if game.state is None or game.status != Game.Status.RUNNING or game.game != "colorado-county":
+    if game.state is None or game.status != Game.Status.RUNNING or game.title != "colorado-county":
         return None
     seat = Seat.objects.filter(game=game, user=user).values_list("seat", flat=True).first()
     if seat is None:
         return None
-    engine = get_game(game.game)
+    engine = get_game(game.title)
     state = engine.load(game.state)
     actions = [
         a for a in engine.legal_actions(state, seat) if a["type"] == "claim" and a["card"] == card

@@ -119,7 +119,7 @@ def game_summary(*, game: Game, seats: list[Seat] | None = None) -> dict[str, An
     seats = seats if seats is not None else _seats(game)
     return {
         "id": game.pk,
-        "game": game.game,
+        "game": game.title,
         "status": game.status,
         "version": game.version,
         "num_players": game.num_players,
@@ -305,7 +305,7 @@ def game_export(*, game: Game) -> dict[str, Any]:
     seats = _seats(game)
     return {
         "id": game.pk,
-        "game": game.game,
+        "game": game.title,
         "players": [
             {"seat": s.seat, "username": s.user.username, "is_bot": bool(s.bot_kind)} for s in seats
         ],

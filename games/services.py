@@ -237,7 +237,7 @@ def _bot_due(game: Game) -> bool:
 def game_create(
     *,
     creator: User,
-    game: str = "colorado-county",
+    title: str | None = None,
     players: int,
     options: Mapping[str, Any] | None = None,
     clock: Mapping[str, Any] | str | None = None,
@@ -252,7 +252,9 @@ def game_create(
     username in ``invite`` gets an invitation. Starts the game at once if every seat is
     filled. One transaction."""
     try:
-        engine = get_game(game) if isinstance(game, str) else None
+        if title is None:
+            title = "colorado-county"
+        engine = get_game(title) if isinstance(title, str) else None
     except KeyError:
         engine = None
     if engine is None:
@@ -306,7 +308,7 @@ def game_create(
             )
         seed = secrets.token_hex(16)
         row = Game.objects.create(
-            game=engine.slug,
+            title=engine.slug,
             options=clean_options,
             num_players=players,
             created_by=creator,
@@ -799,7 +801,7 @@ def game_rematch(*, game_id: int, user: User) -> Game:
         others = [s.user for s in seats if s.user_id != user.pk]
         rematch = game_create(
             creator=user,
-            game=game.game,
+            title=game.title,
             players=game.num_players,
             options=game.options,
             clock={

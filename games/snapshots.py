@@ -24,7 +24,7 @@ _lock = threading.Lock()
 
 
 def engine_for(game: Game) -> EngineGame:
-    return get_game(game.game)
+    return get_game(game.title)
 
 
 def _key(game: Game, version: int | None = None) -> tuple[int, int, str]:

@@ -91,9 +91,9 @@ def game_title(game: Game) -> str:
     from games.engine import get_game
 
     try:
-        name = str(getattr(get_game(game.game), "name", "") or game.game)
+        name = str(getattr(get_game(game.title), "name", "") or game.title)
     except KeyError:
-        name = game.game
+        name = game.title
     return _("%(name)s, table %(id)s") % {"name": name, "id": game.pk}
 
 

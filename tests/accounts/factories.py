@@ -58,7 +58,7 @@ def finished_game(
     seed = f"seed-{next(_counter)}"
     now = timezone.now()
     game = Game.objects.create(
-        game=slug,
+        title=slug,
         num_players=n,
         status=status,
         seed=seed,

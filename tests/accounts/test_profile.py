@@ -31,7 +31,7 @@ def league() -> dict:
         _finish([frank, annie], [90, 45], resigned=[False, True]),
     ]
     running = Game.objects.create(
-        game="colorado-county", num_players=2, status=Game.Status.RUNNING, seed="s", seed_hash="h"
+        title="colorado-county", num_players=2, status=Game.Status.RUNNING, seed="s", seed_hash="h"
     )
     Seat.objects.create(game=running, user=annie, seat=0, missed_deadlines=1)
     Seat.objects.create(game=running, user=frank, seat=1)

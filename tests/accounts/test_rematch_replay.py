@@ -56,7 +56,7 @@ def test_rematch_carries_players_and_settings_over() -> None:
     assert response.status_code == 302
     rematch = Game.objects.get(rematch_of=game)
     assert response["Location"] == f"/games/{rematch.pk}/"
-    assert rematch.game == game.game
+    assert rematch.title == game.title
     assert rematch.options == game.options
     assert rematch.num_players == 3
     assert (

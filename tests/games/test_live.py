@@ -64,7 +64,7 @@ class Truth:
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self.engine = get_game(game.game)
+        self.engine = get_game(game.title)
         self.states: dict[int, Any] = {
             1: self.engine.setup(game.num_players, game.seed, game.options)
         }

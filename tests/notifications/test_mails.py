@@ -109,7 +109,7 @@ def test_a_mail_holds_no_hidden_information(person, two_player_game, mailoutbox)
     alice, bob = person("alice"), person("bob")
     game = two_player_game(alice, bob)
     message = _mails_to(mailoutbox, alice)[0]
-    engine = get_game(game.game)
+    engine = get_game(game.title)
     state = load_state(game)
     for seat in (0, 1):
         hand = engine.view(state, seat)["hand"]
