@@ -239,10 +239,10 @@ def game_replay(*, game: Any) -> dict[str, Any]:
     played which kind of action. Views stay public views: no hand or sealed bid appears."""
     from django.utils.translation import gettext as _
 
-    from games.engine import get_game
+    from games.engine import get_rules
     from games.models import Move, Seat
 
-    engine = get_game(game.title)
+    engine = get_rules(game.title)
     names: dict[int, str] = {}
     for seat in Seat.objects.filter(game=game, seat__isnull=False).select_related("user"):
         names[int(seat.seat)] = seat.user.shown_name  # type: ignore[arg-type]

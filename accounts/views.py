@@ -18,13 +18,13 @@ from accounts import selectors, services
 from accounts.charts import rating_chart
 from accounts.forms import SettingsForm
 from accounts.models import RatingChange, User
-from games.engine import game_slugs, get_game
+from games.engine import get_rules, title_slugs
+from games.titles import default_title
 
-DEFAULT_GAME = "colorado-county"
 
 
 def _game_or_404(slug: str) -> str:
-    if slug not in game_slugs():
+    if slug not in title_slugs():
         raise Http404(_("There is no game called %(slug)s.") % {"slug": slug})
     return slug
 
@@ -67,17 +67,17 @@ def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
     return redirect("settings")
 
 
-def leaderboard(request: HttpRequest, game: str = DEFAULT_GAME) -> HttpResponse:
-    slug = _game_or_404(game)
+def leaderboard(request: HttpRequest, game: str | None = None) -> HttpResponse:
+    slug = _game_or_404(game or default_title())
     ratings = list(selectors.leaderboard(game=slug))
     return render(
         request,
         "accounts/leaderboard.html",
         {
             "game_slug": slug,
-            "game_name": get_game(slug).name,
+            "game_name": get_rules(slug).name,
             "ratings": ratings,
-            "games": [(s, get_game(s).name) for s in game_slugs()],
+            "games": [(s, get_rules(s).name) for s in title_slugs()],
         },
     )
 
@@ -131,7 +131,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
 
 def _game_name(slug: str) -> str:
     try:
-        return get_game(slug).name
+        return get_rules(slug).name
     except KeyError:
         return slug
 

@@ -11,6 +11,8 @@ with ``openapi_extra=errors(409, 422)``.
 
 from __future__ import annotations
 
+from django.conf import settings
+
 from http import HTTPStatus
 from typing import Any
 
@@ -157,7 +159,7 @@ class Api(NinjaAPI):
 
 
 api = Api(
-    title="Colorado County online API",
+    title=f"{settings.SITE_NAME} API",
     version="1",
     description="Everything the web page can do. See docs in the repository (api.md).",
     urls_namespace="api",

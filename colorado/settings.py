@@ -32,6 +32,16 @@ ALLOWED_HOSTS = env.env_list(
 )
 CSRF_TRUSTED_ORIGINS = [SITE_URL]
 
+# The titles the site hosts: one Django app per title's web side (``titles/<slug>/``), each
+# with its rules in ``games/engine/<slug>/``. The only place the project names them.
+TITLE_APPS = ["titles.colorado_county"]
+#: The title a link or form means when it names none (empty: the first title).
+DEFAULT_TITLE = env.env_str("DEFAULT_TITLE", "")
+#: The site's name in page titles, the header and mails.
+SITE_NAME = env.env_str("SITE_NAME", "Colorado County online")
+#: Its short form: the header's brand, the mails' sender and subject prefix.
+SITE_SHORT_NAME = env.env_str("SITE_SHORT_NAME", "Colorado County")
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
@@ -46,6 +56,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "notifications",
+    *TITLE_APPS,
 ]
 
 MIDDLEWARE = [
@@ -84,6 +95,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "games.context.site",
             ],
         },
     },
@@ -118,7 +130,7 @@ ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_LOGOUT_ON_GET = False
 ACCOUNT_USERNAME_MIN_LENGTH = 2
 ACCOUNT_USERNAME_BLACKLIST = ["admin", "bot", "system", "me"]
-ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Colorado County] "
+ACCOUNT_EMAIL_SUBJECT_PREFIX = f"[{SITE_SHORT_NAME}] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if PRODUCTION else "http"
 # Throttles (counted in the cache): failed sign-ins per address and per login name.
 ACCOUNT_RATE_LIMITS = {
@@ -283,7 +295,9 @@ API_TOKEN_CACHE_SECONDS = env.env_int("API_TOKEN_CACHE_SECONDS", 60, minimum=0)
 # How long a new API token works; its owner can revoke it sooner on the settings page.
 API_TOKEN_DAYS = env.env_int("API_TOKEN_DAYS", 90, minimum=1)
 TURN_EMAIL_DELAY_SECONDS = env.env_int("TURN_EMAIL_DELAY_SECONDS", 120, minimum=0)
-DEFAULT_FROM_EMAIL = env.env_str("DEFAULT_FROM_EMAIL", f"Colorado County <noreply@{_site_host}>")
+DEFAULT_FROM_EMAIL = env.env_str(
+    "DEFAULT_FROM_EMAIL", f"{SITE_SHORT_NAME} <noreply@{_site_host}>"
+)
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # --- Security ----------------------------------------------------------------------------

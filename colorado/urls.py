@@ -10,6 +10,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("games/", include("games.urls")),
     path("how-to-play/", game_views.how_to_play, name="how_to_play"),
+    path("how-to-play/<slug:slug>/", game_views.how_to_play, name="how_to_play_title"),
     path("healthz", views.healthz, name="healthz"),
     # The old names of the sign-in and sign-out pages; allauth serves both.
     path("accounts/login/", allauth_views.login, name="login"),

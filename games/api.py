@@ -26,7 +26,7 @@ Json = dict[str, Any]
 
 
 class CreateGame(Schema):
-    game: str = "colorado-county"
+    game: str | None = None  # the default title when absent
     players: int
     options: dict[str, Any] | None = None
     clock: dict[str, Any] | str | None = None

@@ -16,13 +16,13 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from accounts.models import User
+from games.engine import Rules
+from games.engine.bots import bot_names, get_bot
 
 
-def bot_kinds() -> tuple[str, ...]:
-    """The bot kinds a table may seat (the engine's registered bots)."""
-    from games.engine.bots import bot_names
-
-    return tuple(bot_names())
+def bot_kinds(title: str) -> tuple[str, ...]:
+    """The bot kinds a table of ``title`` may seat (the generic bots and the title's own)."""
+    return tuple(bot_names(title))
 
 
 def bot_account(*, kind: str, exclude: Iterable[int] = ()) -> User:
@@ -60,13 +60,11 @@ def bot_rng(*, seed: str, version: int, seat: int) -> random.Random:
 def bot_choose(
     *,
     kind: str,
-    engine: Any,
+    engine: Rules,
     view: dict[str, Any],
     legal_actions: list[dict[str, Any]],
     rng: random.Random,
 ) -> dict[str, Any]:
     """The action the bot of ``kind`` plays from this view (``legal_actions`` non-empty)."""
-    from games.engine.bots import get_bot
-
-    action: dict[str, Any] = get_bot(kind).choose(engine, view, legal_actions, rng)
+    action: dict[str, Any] = get_bot(engine.slug, kind).choose(engine, view, legal_actions, rng)
     return action

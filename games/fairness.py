@@ -22,7 +22,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.engine import IllegalAction, get_game
+from games.engine import IllegalAction, get_rules
 
 
 @dataclass(frozen=True)
@@ -137,7 +137,7 @@ def verify_export(data: Any) -> Verdict:
     )
 
     try:
-        engine = get_game(str(data["game"]))
+        engine = get_rules(str(data["game"]))
     except KeyError:
         return verdict._fail("game", _("unknown game %(game)r.") % {"game": data["game"]})
     try:

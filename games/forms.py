@@ -1,7 +1,9 @@
-"""Forms of the pages: a new table, a move, a chat line.
+"""Forms of the pages: a new table, a chat line, a replace vote.
 
-A form only checks shape (types, ranges, known names); whether a move is legal is the
-engine's business, reached through ``games.services.action_submit``.
+A form only checks shape (types, ranges, known names). The new-table form is the same for
+every title: its players range, options and bot kinds come from the title's rules and its
+web side (``games.titles``). A move posted from a page is read by the title's web side
+(``WebTitle.action_from_post``); whether it is legal is the engine's business.
 """
 
 from __future__ import annotations
@@ -11,7 +13,11 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.core.validators import MaxValueValidator
 from django.utils.translation import gettext_lazy as _
+
+from games.bots import bot_kinds
+from games.titles import default_title, web_title
 
 CLOCK_PRESETS = (
     ("fast", _("Fast — about a move a day")),
@@ -19,24 +25,11 @@ CLOCK_PRESETS = (
     ("slow", _("Slow — a week per move")),
     ("custom", _("Custom hours")),
 )
-BOT_KINDS = (("greedy", _("greedy (plays for points)")), ("random", _("random (a beginner)")))
-CELL_RE = re.compile(r"^[A-O](10|[1-9])$")
 
 
 class NewTableForm(forms.Form):
-    players = forms.TypedChoiceField(
-        label=_("Players"), choices=[(n, str(n)) for n in (2, 3, 4)], coerce=int, initial=2
-    )
-    lakes = forms.ChoiceField(
-        label=_("Lakes"),
-        choices=(("first-game", _("first-game layout")), ("random", _("random layout"))),
-        initial="first-game",
-    )
-    flags = forms.ChoiceField(
-        label=_("Flags"),
-        choices=(("players", _("players place them")), ("random", _("placed at random"))),
-        initial="players",
-    )
+    title = forms.CharField(widget=forms.HiddenInput, required=False)
+    players = forms.TypedChoiceField(label=_("Players"), coerce=int)
     clock = forms.ChoiceField(label=_("Clock"), choices=CLOCK_PRESETS, initial="normal")
     initial_hours = forms.FloatField(
         label=_("Starting time (hours)"), required=False, min_value=1 / 60, max_value=24 * 60
@@ -59,8 +52,36 @@ class NewTableForm(forms.Form):
     invite = forms.CharField(
         label=_("Invite players (usernames, separated by commas)"), required=False, max_length=200
     )
-    bots = forms.IntegerField(label=_("Bot seats"), min_value=0, max_value=3, initial=1)
-    bot_kind = forms.ChoiceField(label=_("Bot level"), choices=BOT_KINDS, initial="greedy")
+    bots = forms.IntegerField(label=_("Bot seats"), min_value=0, initial=1)
+    bot_kind = forms.ChoiceField(label=_("Bot level"))
+
+    def __init__(self, data: Any = None, *, title: str | None = None, **kwargs: Any) -> None:
+        super().__init__(data, **kwargs)
+        slug = title or (data.get("title") if data is not None else None) or default_title()
+        try:
+            self.web = web_title(str(slug))
+        except KeyError:
+            self.web = web_title(default_title())
+        rules = self.web.rules
+        self.fields["title"].initial = self.web.slug
+        self.fields["players"].choices = [
+            (n, str(n)) for n in range(rules.min_players, rules.max_players + 1)
+        ]
+        self.fields["players"].initial = rules.min_players
+        # The title's options come right after the players, in the order it gives them.
+        fields = list(self.fields.items())
+        options = list(self.web.option_fields().items())
+        self.fields = dict(fields[:2] + options + fields[2:])  # type: ignore[assignment]
+        self.option_names = [name for name, _field in options]
+        self.fields["bots"].max_value = rules.max_players - 1
+        self.fields["bots"].validators.append(MaxValueValidator(rules.max_players - 1))
+        self.fields["bots"].widget.attrs["max"] = rules.max_players - 1
+        kinds = bot_kinds(self.web.slug)
+        self.fields["bot_kind"].choices = [(k, self.web.bot_label(k)) for k in kinds]
+        self.fields["bot_kind"].initial = rules.stand_in_bot if rules.stand_in_bot in kinds else kinds[0]
+
+    def clean_title(self) -> str:
+        return self.web.slug
 
     def clean_invite(self) -> list[str]:
         raw = self.cleaned_data.get("invite") or ""
@@ -108,9 +129,9 @@ class NewTableForm(forms.Form):
                 "max_hours": max(d["max_hours"], d["initial_hours"]),
             }
         return {
-            "title": "colorado-county",
+            "title": self.web.slug,
             "players": d["players"],
-            "options": {"lakes": d["lakes"], "flags": d["flags"]},
+            "options": self.web.options_from_form({n: d.get(n) for n in self.option_names}),
             "clock": clock,
             "on_timeout": d["on_timeout"],
             "rated": d["rated"],
@@ -118,80 +139,6 @@ class NewTableForm(forms.Form):
             "bots": [d["bot_kind"]] * (d["bots"] or 0),
             "open_seats": d["open_seats"],
         }
-
-
-def _cowboys(values: list[str]) -> list[int]:
-    out: list[int] = []
-    for v in values:
-        try:
-            n = int(v)
-        except (TypeError, ValueError):
-            raise forms.ValidationError(_("Cowboys are numbers from 1 to 66.")) from None
-        if not 1 <= n <= 66:
-            raise forms.ValidationError(_("Cowboys are numbers from 1 to 66."))
-        out.append(n)
-    return sorted(set(out))
-
-
-def _cell(value: str, label: str) -> str:
-    value = (value or "").strip().upper()
-    if not CELL_RE.match(value):
-        raise forms.ValidationError(_("Choose a cell for %(what)s, like C4.") % {"what": label})
-    return value
-
-
-class ActionForm(forms.Form):
-    """A move from the page, posted as plain fields (works without JavaScript).
-
-    ``kind`` picks the action type; ``choice`` may carry a whole claim as
-    ``card|flag|second`` (the no-script select), else ``card``/``flag``/``second``.
-    """
-
-    KINDS = ("place_flag", "bid", "claim", "sell", "sale_interest", "sale_bid", "sale_pay")
-    kind = forms.ChoiceField(choices=[(k, k) for k in KINDS])
-    version = forms.IntegerField(required=False, min_value=0)
-    client_id = forms.CharField(required=False, max_length=64)
-
-    def __init__(self, data: Any = None, **kwargs: Any) -> None:
-        super().__init__(data, **kwargs)
-        self.raw = data
-
-    def action(self) -> dict[str, Any]:
-        """The engine action (JSON form, CC-12); raises ValidationError on a malformed one."""
-        kind = self.cleaned_data["kind"]
-        get = self.raw.get
-        if kind == "place_flag":
-            choice = get("choice") or ""
-            if "|" in choice:
-                colour, cell = choice.split("|", 1)
-            else:
-                colour, cell = get("colour") or "", get("cell") or ""
-            return {"type": kind, "colour": colour.strip(), "cell": _cell(cell, _("the flag"))}
-        if kind in ("bid", "sale_bid"):
-            return {"type": kind, "cowboys": _cowboys(self.raw.getlist("cowboys"))}
-        if kind == "claim":
-            choice = get("choice") or ""
-            if choice.count("|") == 2:
-                card, flag, second = choice.split("|")
-            else:
-                card, flag, second = get("card") or "", get("flag") or "", get("second") or ""
-            if not card:
-                raise forms.ValidationError(_("Choose a card to claim."))
-            return {
-                "type": kind,
-                "card": card.strip(),
-                "flag": _cell(flag, _("the flag")),
-                "second": _cell(second, _("the second star")) if second else None,
-            }
-        if kind == "sell":
-            return {"type": kind, "cell": _cell(get("cell") or "", _("the sale"))}
-        if kind == "sale_interest":
-            answer = get("interested")
-            if answer not in ("yes", "no"):
-                raise forms.ValidationError(_("Answer yes or no."))
-            return {"type": kind, "interested": answer == "yes"}
-        cowboys = _cowboys([get("cowboy") or ""])
-        return {"type": "sale_pay", "cowboy": cowboys[0]}
 
 
 class ChatForm(forms.Form):
@@ -202,3 +149,11 @@ class ReplaceVoteForm(forms.Form):
     """A vote to replace the player of ``seat`` by the bot (rules: games.deadlines)."""
 
     seat = forms.IntegerField(min_value=0, max_value=99)
+
+
+class MoveForm(forms.Form):
+    """The generic fields of a move posted from a page; the move itself is read by the
+    title's web side (``WebTitle.action_from_post``)."""
+
+    version = forms.IntegerField(required=False, min_value=0)
+    client_id = forms.CharField(required=False, max_length=64)

@@ -1,4 +1,4 @@
-"""Tables, seats, the move log, sealed bids, invitations and chat.
+"""Tables, seats, the move log, invitations and chat.
 
 The move log is the truth (one ``Move`` per accepted action); ``Game.state`` is a snapshot of
 the engine's full, secret state kept beside it for speed. Only ``games.services`` writes these
@@ -213,28 +213,6 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"move {self.version} of game {self.game_id}"
-
-
-class SealedBid(models.Model):
-    """A sealed bid, readable by its owner only until ``revealed`` (same transaction as the
-    last bid of the step). ``step`` names the bidding step, e.g. ``r2t3`` or ``sale-14``."""
-
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="sealed_bids")
-    seat = models.PositiveSmallIntegerField()
-    step = models.CharField(max_length=32)
-    cowboys = models.JSONField(default=list)
-    version = models.PositiveIntegerField()  # game version when (last) submitted
-    revealed = models.BooleanField(default=False)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["game", "seat", "step"], name="sealedbid_unique_step"),
-        ]
-
-    def __str__(self) -> str:
-        return f"sealed bid of seat {self.seat}, game {self.game_id}, {self.step}"
 
 
 class Invitation(models.Model):

@@ -29,11 +29,12 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from games import bots as bot_players
 from games import rows
-from games.engine import IllegalAction, get_game, validate_options
+from games.engine import IllegalAction, get_rules, validate_options
 from games.errors import BadRequest, Conflict, IllegalMove, NotAllowed, NotFound, StaleVersion
-from games.models import ChatMessage, Game, Invitation, Move, SealedBid, Seat, SeatHandover
+from games.models import ChatMessage, Game, Invitation, Move, Seat, SeatHandover
 from games.signals import game_advanced, game_finished
 from games.snapshots import engine_for, load_state, remember_state
+from games.titles import default_title
 
 log = logging.getLogger(__name__)
 
@@ -56,8 +57,6 @@ CLIENT_ID_MAX = 64
 # made the server's move look like a retry, and it was never made: players may not use them.
 RESERVED_CLIENT_ID_PREFIXES = ("bot:", "timeout:")
 CHAT_MAX = 500
-# Actions whose cowboys are a sealed bid, and the event that reveals their step.
-SEALED_ACTIONS = {"bid": "r", "sale_bid": "sale"}
 MOVE_FIELDS = (
     "game",
     "version",
@@ -69,7 +68,6 @@ MOVE_FIELDS = (
     "user",
     "created_at",
 )
-REVEAL_EVENTS = {"bids_revealed": "r", "sale_bids_revealed": "sale"}
 
 
 def group_name(game_id: int) -> str:
@@ -253,8 +251,8 @@ def game_create(
     filled. One transaction."""
     try:
         if title is None:
-            title = "colorado-county"
-        engine = get_game(title) if isinstance(title, str) else None
+            title = default_title()
+        engine = get_rules(title) if isinstance(title, str) else None
     except KeyError:
         engine = None
     if engine is None:
@@ -278,7 +276,7 @@ def game_create(
         raise BadRequest(_("on_timeout must be bot or wait."), code="bad_on_timeout")
     bot_list = [bots] if isinstance(bots, str) else list(bots)
     invite_list = [invite] if isinstance(invite, str) else list(invite)
-    kinds = bot_players.bot_kinds()
+    kinds = bot_players.bot_kinds(engine.slug)
     for kind in bot_list:
         if not isinstance(kind, str) or kind not in kinds:
             raise BadRequest(
@@ -405,8 +403,7 @@ def _start(game: Game) -> None:
     order = list(range(len(seats)))
     random.Random(f"{game.seed}:seats").shuffle(order)  # noqa: S311 (fair draw from the seed)
     state, events = engine.setup_events(game.num_players, game.seed, game.options)
-    public = engine.view(state, None)
-    colours = [p.get("colour", "") for p in public.get("players", [])]
+    colours = list(engine.seat_colours)
     for seat, number in zip(seats, order, strict=True):
         seat.seat = number
         seat.colour = colours[number] if number < len(colours) else ""
@@ -482,15 +479,6 @@ def _resolve_seat(seats: list[Seat], *, user: Any, seat: Any, actor: str) -> Sea
     return row
 
 
-def _step_name(game: Game, engine: Any, state: Any, kind: str) -> str:
-    """The bidding step a sealed bid belongs to (one row per seat and step)."""
-    if kind == "r":
-        public = engine.view(state, None)
-        return f"r{public.get('round', 0)}t{public.get('turn', 0)}"
-    sales = Move.objects.filter(game=game, action__type="sell").count()
-    return f"sale{sales}"
-
-
 def _applied_version(
     game: Game, *, client_id: str, user: User | None, seat: int | Seat | None
 ) -> int | None:
@@ -528,8 +516,8 @@ def action_submit(
        ``resigned``; replaced by vote: 403 ``replaced``) is played by its bot only;
     3. ``version`` older than the seat's ``decision_version`` → 409 ``stale_version``;
     4. the engine applies the action (``IllegalAction`` → 422 with its code, nothing written);
-    5. the ``Move`` row, sealed bid rows (revealed with the last bid), the new snapshot and
-       version, each seat's ``decision_version`` whose legal actions changed, the result when
+    5. the ``Move`` row (a sealed action's content stays out of every other seat's view and
+       log until the engine reveals it: ``Rules.sealed_steps``), the new snapshot and version, each seat's ``decision_version`` whose legal actions changed, the result when
        the game ends; ``game_advanced`` (and ``game_finished``) are sent inside;
     6. on commit: broadcast to the game's group, queue the bot task if a bot must act.
     """
@@ -622,43 +610,6 @@ def action_submit(
             created_at=now,
         )
         rows.insert(move, MOVE_FIELDS)
-        kind = SEALED_ACTIONS.get(str(action.get("type")))
-        if kind is not None:
-            cowboys = list(action.get("cowboys") or [])  # validated by the engine
-            step = _step_name(game, engine, state, kind)
-            # One row per seat and step, replaced until the reveal (one upsert statement).
-            bid = SealedBid(
-                game=game,
-                seat=number,
-                step=step,
-                cowboys=sorted(cowboys),
-                version=new_version,
-                revealed=False,
-                created_at=now,
-                updated_at=now,
-            )
-            rows.upsert(
-                bid,
-                [
-                    "game",
-                    "seat",
-                    "step",
-                    "cowboys",
-                    "version",
-                    "revealed",
-                    "created_at",
-                    "updated_at",
-                ],
-                conflict=["game", "seat", "step"],
-                update=["cowboys", "version", "updated_at"],
-            )
-        for event in events:
-            prefix = REVEAL_EVENTS.get(str(event.get("type")))
-            if prefix is not None:
-                SealedBid.objects.filter(game=game, revealed=False, step__startswith=prefix).update(
-                    revealed=True
-                )
-
         game.state = engine.dump(new_state)
         game.version = new_version
         game.applied_version = new_version  # type: ignore[attr-defined]
@@ -730,12 +681,12 @@ def seat_hand_to_bot(
     deadlines). Either way the person is out: they can no longer act at this table and are
     ranked last (``Seat.is_out``); a ``SeatHandover`` row puts it in the game log. Queues
     the bot if it must act. 409 ``already_bot`` for a seat a bot already plays."""
-    if bot_kind not in bot_players.bot_kinds():
-        raise BadRequest(_("Unknown bot kind."), code="unknown_bot")
     if reason not in HANDOVER_REASONS:
         raise BadRequest(_("Unknown reason."), code="bad_reason")
     with transaction.atomic():
         game = _locked(game_id)
+        if bot_kind not in bot_players.bot_kinds(game.title):
+            raise BadRequest(_("Unknown bot kind."), code="unknown_bot")
         if game.status != Game.Status.RUNNING:
             raise Conflict(_("This game is not running."), code="not_running")
         number = seat.seat if isinstance(seat, Seat) else seat
@@ -781,7 +732,7 @@ def chat_post(*, game_id: int, user: User, text: Any) -> ChatMessage:
 
 def game_rematch(*, game_id: int, user: User) -> Game:
     """A new table like the finished game ``game_id``: same game, options, clock, timeout rule,
-    rated flag and players. ``user`` (a player of that game) creates it and takes a seat, the
+    rated setting and players. ``user`` (a player of that game) creates it and takes a seat, the
     other people are invited by username and bot seats come back as bots of the same kind.
     Asking again returns the rematch already made. 403 ``not_a_player``, 409 ``not_finished``."""
     with transaction.atomic():

@@ -12,8 +12,8 @@ import threading
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
-from games.engine import Game as EngineGame
-from games.engine import get_game
+from games.engine import Rules
+from games.engine import get_rules
 
 if TYPE_CHECKING:
     from games.models import Game
@@ -23,8 +23,8 @@ _cache: OrderedDict[tuple[int, int, str], Any] = OrderedDict()
 _lock = threading.Lock()
 
 
-def engine_for(game: Game) -> EngineGame:
-    return get_game(game.title)
+def engine_for(game: Game) -> Rules:
+    return get_rules(game.title)
 
 
 def _key(game: Game, version: int | None = None) -> tuple[int, int, str]:

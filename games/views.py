@@ -21,12 +21,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import deadlines, selectors, services
-from games.board_svg import board_strings
+from games.engine import IllegalAction
 from games.errors import GameError
-from games.forms import ActionForm, ChatForm, NewTableForm, ReplaceVoteForm
-from games.log_words import card_words, describe
+from games.forms import ChatForm, MoveForm, NewTableForm, ReplaceVoteForm
+from games.log_words import describe
 from games.models import ChatMessage, Game, Seat
-from games.preview import claim_previews
+from games.snapshots import engine_for, load_state
+from games.titles import WebTitle, default_title, web_title
 
 LOG_LIMIT = 200
 
@@ -93,7 +94,7 @@ def lobby_context(request: HttpRequest) -> dict[str, Any]:
             {"game": g, "seats": sorted(g.seats.all(), key=lambda s: s.seat or 0)} for g in finished
         ],
         "open_tables": open_tables,
-        "form": NewTableForm(),
+        "form": NewTableForm(title=request.GET.get("title")),
     }
 
 
@@ -116,7 +117,7 @@ def new_table(request: HttpRequest) -> HttpResponse:
             else:
                 return redirect("games:game", game_id=game.pk)
     else:
-        form = NewTableForm()
+        form = NewTableForm(title=request.GET.get("title"))
     return render(request, "games/new_table.html", {"form": form})
 
 
@@ -136,10 +137,12 @@ def seat_names(doc: dict[str, Any]) -> list[str]:
     return [str(s.get("display_name") or s.get("username", "")) for s in seats]
 
 
-def log_lines(game: Game, user: Any, names: list[str], me: int | None) -> list[dict[str, Any]]:
+def log_lines(
+    game: Game, user: Any, names: list[str], me: int | None, title: WebTitle
+) -> list[dict[str, Any]]:
     lines = []
     for entry in selectors.game_log(game=game, user=user, since=0, chat=False):
-        text = describe(entry, names, me)
+        text = describe(entry, names, me, title)
         if text:
             lines.append(
                 {
@@ -151,20 +154,31 @@ def log_lines(game: Game, user: Any, names: list[str], me: int | None) -> list[d
     return lines[-LOG_LIMIT:]
 
 
+def _deadlines(doc: dict[str, Any]) -> dict[int, Any]:
+    return {
+        s["seat"]: as_datetime(s.get("clock_deadline"))
+        for s in doc.get("seats", [])
+        if s.get("seat") is not None
+    }
+
+
 def page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
+    """The game page's context: the generic part (document, seats, log, chat, clocks) and
+    the title's own (``WebTitle.page_context``) for its board and panels."""
     user = request.user
+    title = web_title(game.title)
     doc = selectors.game_document(game=game, user=user)
     names = seat_names(doc)
     view = doc.get("view")
     me = doc.get("my_seat")
     legal = doc.get("legal_actions") or []
-    kinds = {a["type"] for a in legal}
+    to_act = doc.get("to_act") or []
     seat_rows = Seat.objects.filter(game=game).select_related("user").order_by("seat", "pk")
     my_seat_row = next(
         (s for s in seat_rows if user.is_authenticated and s.user_id == user.pk), None
     )
-    claims = [a for a in legal if a["type"] == "claim"]
     ctx: dict[str, Any] = {
+        "web_title": title,
         "replace_votes": deadlines.replace_votes_open(game=game, viewer=user),
         "game": game,
         "doc": doc,
@@ -172,69 +186,33 @@ def page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "names": names,
         "me": me,
         "legal": legal,
-        "kinds": kinds,
+        "kinds": {a["type"] for a in legal},
         "seat_rows": seat_rows,
         "my_seat_row": my_seat_row,
-        "to_act": doc.get("to_act") or [],
-        "my_turn": me is not None and me in (doc.get("to_act") or []),
-        "log": log_lines(game, user, names, me) if game.status != Game.Status.OPEN else [],
+        "to_act": to_act,
+        "my_turn": me is not None and me in to_act,
+        "status_line": title.status_line(view) if game.status == Game.Status.RUNNING else "",
+        "log": log_lines(game, user, names, me, title)
+        if game.status != Game.Status.OPEN
+        else [],
         "chat": ChatMessage.objects.filter(game=game).select_related("user").order_by("-id")[:50],
         "chat_form": ChatForm(),
-        "claims": [
-            {
-                **a,
-                "label": _("%(card)s: flag %(flag)s%(second)s")
-                % {
-                    "card": card_words(a["card"]),
-                    "flag": a["flag"],
-                    "second": (" + " + a["second"]) if a["second"] else "",
-                },
-            }
-            for a in claims
-        ],
-        "flag_choices": [a for a in legal if a["type"] == "place_flag"],
-        "sell_cells": [a["cell"] for a in legal if a["type"] == "sell"],
-        "pay_cowboys": [a["cowboy"] for a in legal if a["type"] == "sale_pay"],
-        "sale_bid_cowboys": [a["cowboys"][0] for a in legal if a["type"] == "sale_bid"],
     }
     if view:
+        deadlines_by_seat = _deadlines(doc)
+        by_seat = {p.get("seat"): p for p in view.get("players", []) if isinstance(p, dict)}
         ctx["players"] = [
             {
-                **p,
-                "name": names[p["seat"]] if p["seat"] < len(names) else "",
-                "deadline": as_datetime(
-                    next(
-                        (
-                            s.get("clock_deadline")
-                            for s in doc["seats"]
-                            if s.get("seat") == p["seat"]
-                        ),
-                        None,
-                    )
-                ),
-                "to_act": p["seat"] in (doc.get("to_act") or []),
+                **by_seat.get(seat, {}),
+                "seat": seat,
+                "name": name,
+                "deadline": deadlines_by_seat.get(seat),
+                "to_act": seat in to_act,
             }
-            for p in view["players"]
+            for seat, name in enumerate(names)
         ]
-        vals = view.get("valuations", [])
-        ctx["valuation_matrix"] = [
-            {
-                "seat": p["seat"],
-                "name": names[p["seat"]] if p["seat"] < len(names) else "",
-                "score": p["score"],
-                "rounds": [
-                    vals[r]["seats"][p["seat"]] if r < len(vals) else None for r in range(4)
-                ],
-            }
-            for p in view["players"]
-        ]
-        top = max([p["score"] for p in view["players"]] + [1])
-        ctx["track_max"] = top
-        ctx["flag_colours"] = sorted({a["colour"] for a in ctx["flag_choices"]})
-        ctx["flag_cells"] = sorted(
-            {a["cell"] for a in ctx["flag_choices"]}, key=lambda c: (int(c[1:]), c[0])
-        )
-    ctx["client"] = {
+    ctx.update(title.page_context(doc=doc, legal=legal, names=names, me=me))
+    client: dict[str, Any] = {
         "id": game.pk,
         "version": doc.get("version", 0),
         "status": doc.get("status"),
@@ -242,33 +220,23 @@ def page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "names": names,
         "view": view,
         "legal_actions": legal,
-        "to_act": doc.get("to_act") or [],
+        "to_act": to_act,
         "urls": {
             "ws": f"/ws/games/{game.pk}/",
             "panels": reverse("games:panels", args=[game.pk]),
             "act": reverse("games:act", args=[game.pk]),
-            "preview": reverse("games:preview", args=[game.pk]),
+            "query": reverse("games:query", args=[game.pk, "-"]).removesuffix("-/"),
         },
         "strings": {
             "your_turn": _("Your turn"),
-            "confirm_sell": _("Sell your land on %(cell)s?"),
-            "choose_flag": _("Choose one of the lit flags for this card."),
-            "choose_second": _("Now choose where the second star goes (lit cells)."),
-            "confirm_claim": _("Claim it"),
             "offline": _("Live updates are off; reload the page to see new moves."),
             "live": _("Live"),
         },
-        "board_strings": board_strings(),
-        "preview_strings": {
-            "now": _("this round now"),
-            "after": _("after this claim"),
-            "explain": _("Points each player would score if the round were valued now."),
-        },
-        "bid_strings": {
-            "some": _("Bid %(n)s cowboys"),
-            "none": _("Bid nothing"),
-        },
     }
+    extra = title.client_strings()
+    client["strings"].update(extra.pop("strings", {}))
+    client.update(extra)
+    ctx["client"] = client
     return ctx
 
 
@@ -307,11 +275,12 @@ def panels(request: HttpRequest, game_id: int) -> HttpResponse:
 def act(request: HttpRequest, game_id: int) -> HttpResponse:
     if not request.user.is_authenticated:
         return error_reply(request, game_id, 401, "not_signed_in", _("Sign in to play."))
-    form = ActionForm(request.POST)
-    if not form.is_valid():
+    form = MoveForm(request.POST)
+    row = Game.objects.filter(pk=game_id).only("title").first()
+    if not form.is_valid() or row is None:
         return error_reply(request, game_id, 400, "bad_request", _("That move was not understood."))
     try:
-        action = form.action()
+        action = web_title(row.title).action_from_post(request.POST)
     except ValidationError as exc:
         message = "; ".join(exc.messages)
         return error_reply(request, game_id, 400, "bad_request", message)
@@ -338,18 +307,29 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @require_GET
-def preview(request: HttpRequest, game_id: int) -> JsonResponse:
-    """Valuation change of every legal placement of one card (only for the claiming seat)."""
+def query(request: HttpRequest, game_id: int, name: str) -> JsonResponse:
+    """A title's read-only extra for the signed-in player's seat (``Rules.query``), e.g. a
+    preview of what a move would score: ``GET /games/<id>/query/<name>/?…``. The
+    arguments are the query string; the answer is the engine's, as JSON. 403 with the
+    engine's code when this seat may not ask now."""
     game = get_game(game_id)
     if not request.user.is_authenticated:
         return JsonResponse({"code": "not_signed_in", "message": _("Sign in to play.")}, status=401)
-    card = request.GET.get("card", "")
-    result = claim_previews(game=game, user=request.user, card=card)
-    if result is None:
+    seat = (
+        Seat.objects.filter(game=game, user=request.user).values_list("seat", flat=True).first()
+    )
+    if seat is None or game.state is None or game.status != Game.Status.RUNNING:
         return JsonResponse(
-            {"code": "not_your_claim", "message": _("You cannot claim that card now.")}, status=403
+            {"code": "not_a_player", "message": _("Only a player of a running game may ask.")},
+            status=403,
         )
-    return JsonResponse({"card": card, "placements": result})
+    args = {key: request.GET.get(key, "") for key in request.GET}
+    try:
+        answer = engine_for(game).query(load_state(game), seat, name, args)
+    except IllegalAction as exc:
+        status = 404 if exc.code == "unknown_query" else 403
+        return JsonResponse({"code": exc.code, "message": exc.message}, status=status)
+    return JsonResponse({"query": name, "answer": answer})
 
 
 @require_POST
@@ -447,5 +427,13 @@ def replace_vote(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @require_GET
-def how_to_play(request: HttpRequest) -> HttpResponse:
-    return render(request, "pages/how_to_play.html")
+def how_to_play(request: HttpRequest, slug: str | None = None) -> HttpResponse:
+    """A title's rules in our words (``WebTitle.how_to_play_template``); without a slug,
+    the default title's."""
+    try:
+        title = web_title(slug or default_title())
+    except KeyError:
+        raise Http404(_("There is no such game.")) from None
+    if title.how_to_play_template is None:
+        raise Http404(_("There is no rules page for this game."))
+    return render(request, title.how_to_play_template, {"web_title": title})

@@ -41,7 +41,10 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from accounts.services import REMINDER_HOURS_MAX
 from games import clocks
+from games.engine import get_rules
 from games.models import Game, Seat
+from games.snapshots import engine_for, load_state
+from games.titles import web_title
 from notifications.models import Notification, OutboxMail
 
 log = logging.getLogger(__name__)
@@ -88,45 +91,23 @@ def notifications_off(*, user: User) -> None:
 
 
 def game_title(game: Game) -> str:
-    from games.engine import get_game
-
     try:
-        name = str(getattr(get_game(game.title), "name", "") or game.title)
+        name = str(get_rules(game.title).name or game.title)
     except KeyError:
         name = game.title
     return _("%(name)s, table %(id)s") % {"name": name, "id": game.pk}
 
 
-def _public_phase(game: Game) -> str:
-    """The phase of the game from the PUBLIC view (spectator's), never a seat's view."""
-    from games.snapshots import engine_for, load_state
-
+def what_is_needed(game: Game) -> str:
+    """What a "your turn" mail says the player must do, in the title's words, from the
+    PUBLIC view (the spectators'), never a seat's: a mail must not carry a hand."""
     try:
-        engine = engine_for(game)
-        view = engine.view(load_state(game), None)
+        view = engine_for(game).view(load_state(game), None)
+        words = web_title(game.title).needed_words(view)
     except Exception:  # a mail must not fail because of a snapshot problem
         log.exception("public view of game %s unavailable for a mail", game.pk)
-        return ""
-    phase = view.get("phase")
-    sale = view.get("sale") or {}
-    if phase == "sale" and isinstance(sale, dict):
-        return f"sale_{sale.get('stage', '')}"
-    return str(phase or "")
-
-
-NEEDED = {
-    "flags": lambda: _("place a flag"),
-    "bid": lambda: _("make your sealed bid of cowboys"),
-    "claim": lambda: _("claim a card and stake your fields"),
-    "sale_interest": lambda: _("say whether you are interested in the land for sale"),
-    "sale_bid": lambda: _("make your sealed bid for the land for sale"),
-    "sale_pay": lambda: _("pay for the land you bought"),
-}
-
-
-def what_is_needed(game: Game) -> str:
-    maker = NEEDED.get(_public_phase(game))
-    return maker() if maker else _("make your move")
+        words = None
+    return words or _("make your move")
 
 
 def players_of(game: Game) -> list[str]:
@@ -172,6 +153,7 @@ def _render_and_send(user: User, mail: Mail) -> None:
         context = {
             "user": user,
             "site_url": settings.SITE_URL,
+            "site_name": settings.SITE_NAME,
             "unsubscribe_url": unsubscribe_url(user=user),
             "time_zone": getattr(tz, "key", "UTC"),
             **mail.context,

@@ -160,9 +160,9 @@ async def play(base: str) -> int:
     print(f"game over at version {finals[0]['version']}: {result}")
     export = http(base, "GET", f"/api/games/{game_id}/export", None, tokens["play-alice"])
     sys.path.insert(0, str(ROOT))
-    from games.engine import get_game
+    from games.engine import get_rules
 
-    engine = get_game(export["game"])
+    engine = get_rules(export["game"])
     state = engine.setup(len(export["players"]), export["seed"], export["options"])
     for move in export["moves"]:
         state, _ = engine.apply(state, move["seat"], move["action"])

@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 
-from games.engine import get_game
+from games.engine import get_rules
 from games.fairness import competition_ranks, verify_export
 from tests.engine.helpers import random_move
 
 ROOT = Path(__file__).resolve().parents[2]
-ENGINE = get_game("colorado-county")
+ENGINE = get_rules("colorado-county")
 
 
 def random_export(players: int, seed: str, *, rnd_seed: int = 0) -> dict[str, Any]:

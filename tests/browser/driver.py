@@ -36,7 +36,7 @@ def wait_for_change(page: Page, before: str, timeout: float = 30000) -> None:
     page.wait_for_function(
         "v => { const a = document.querySelector('.act');"
         " if (document.querySelector('.final-scores')) return true;"
-        " return a && a.dataset.version !== v && !window.CCGame.busy(); }",
+        " return a && a.dataset.version !== v && !window.GameTable.busy(); }",
         arg=before,
         timeout=timeout,
     )

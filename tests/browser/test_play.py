@@ -103,7 +103,7 @@ def test_a_whole_game_against_the_greedy_bot(
             )
             raise AssertionError(
                 f"DB {game.status} v{game.version} to_act {game.to_act} last {last}; "
-                f"stuck after {tally.actions[-8:]} {page.evaluate('CCGame.debug()')};"
+                f"stuck after {tally.actions[-8:]} {page.evaluate('GameTable.debug()')};"
                 f" see {tmp_path / 'stuck.png'}"
             ) from None
         moves += 1
@@ -174,16 +174,16 @@ def test_a_move_appears_on_the_other_players_page_without_reload(
 def test_the_board_script_draws_what_the_server_draws(
     asgi_server: str, new_page: Callable[..., Any], player: Callable[[str], Any]
 ) -> None:
-    """board.js and games/board_svg.py give the same markup for the same views."""
+    """board.js and titles/colorado_county/board_svg.py give the same markup for the same views."""
     from games import services
-    from games.board_svg import board_strings, render_board
-    from games.engine import get_game
+    from titles.colorado_county.board_svg import board_strings, render_board
+    from games.engine import get_rules
 
     alice = player("alice")
     game = services.game_create(creator=alice, players=2, bots=["random"])
     page = new_page(*DESKTOP)
     page.goto(f"{asgi_server}/games/{game.pk}/")
-    engine = get_game("colorado-county")
+    engine = get_rules("colorado-county")
     state = engine.setup(4, "parity", {"lakes": "random"})
     import random
 

@@ -11,7 +11,7 @@ import pytest
 
 from accounts.models import User
 from games import services
-from games.engine import get_game
+from games.engine import get_rules
 from games.models import Game, Move
 from tests.games.conftest import ApiClient, play_randomly
 
@@ -156,7 +156,7 @@ def test_export_only_after_the_end_and_it_replays(api: Api, make_user: Callable[
     play_randomly(game, users, seed=3)
     export = api(None).get(f"/api/games/{game.pk}/export").json()
     assert hashlib.sha256(export["seed"].encode()).hexdigest() == export["seed_hash"]
-    engine = get_game(export["game"])
+    engine = get_rules(export["game"])
     state = engine.setup(len(export["players"]), export["seed"], export["options"])
     for move in export["moves"]:
         state, _ = engine.apply(state, move["seat"], move["action"])

@@ -18,7 +18,7 @@ from django.test import Client
 from accounts.models import User
 from accounts.services import token_create
 from games import selectors, services
-from games.engine import get_game
+from games.engine import get_rules
 from games.models import Game, Move
 from tests.conftest import channel_prefix
 from tests.games.conftest import ApiClient
@@ -64,7 +64,7 @@ class Truth:
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self.engine = get_game(game.title)
+        self.engine = get_rules(game.title)
         self.states: dict[int, Any] = {
             1: self.engine.setup(game.num_players, game.seed, game.options)
         }

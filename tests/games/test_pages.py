@@ -365,9 +365,10 @@ def test_bids_claims_and_preview_through_the_forms(make_user: Callable[..., User
     assert doc["view"]["claimer"] == doc["my_seat"]
     claim = next(a for a in doc["legal_actions"] if a["type"] == "claim")
     # The preview answers the claimer only.
-    preview = c_alice.get(f"/games/{game.pk}/preview/", {"card": claim["card"]})
+    query = f"/games/{game.pk}/query/claim_preview/"
+    preview = c_alice.get(query, {"card": claim["card"]})
     assert preview.status_code == 200
-    rows = preview.json()["placements"]
+    rows = preview.json()["answer"]
     assert {(r["flag"], r["second"]) for r in rows} == {
         (a["flag"], a["second"])
         for a in doc["legal_actions"]
@@ -375,8 +376,10 @@ def test_bids_claims_and_preview_through_the_forms(make_user: Callable[..., User
     }
     me = doc["my_seat"]
     assert all(r["after"][me]["total"] >= 0 and len(r["before"]) == 2 for r in rows)
-    assert c_bob.get(f"/games/{game.pk}/preview/", {"card": claim["card"]}).status_code == 403
-    assert c_alice.get(f"/games/{game.pk}/preview/", {"card": "nope"}).status_code == 403
+    assert c_bob.get(query, {"card": claim["card"]}).status_code == 403
+    assert c_alice.get(query, {"card": "nope"}).status_code == 403
+    unknown = c_alice.get(f"/games/{game.pk}/query/no_such_query/")
+    assert (unknown.status_code, unknown.json()["code"]) == (404, "unknown_query")
     # Claim through the no-script select value.
     choice = f"{claim['card']}|{claim['flag']}|{claim['second'] or ''}"
     c_alice.post(f"/games/{game.pk}/act/", {"kind": "claim", "choice": choice})

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import hashlib
 from collections.abc import Callable
 
@@ -12,7 +14,7 @@ from django.core.management.base import CommandError
 from accounts.models import User
 from games import selectors, services
 from games.errors import Conflict, IllegalMove, NotAllowed, StaleVersion
-from games.models import Game, Move, SealedBid, Seat
+from games.models import Game, Move, Seat
 from games.signals import game_finished
 from tests.games.conftest import play_randomly
 
@@ -131,7 +133,8 @@ def test_simultaneous_bidders_do_not_collide(make_user: Callable[..., User]) -> 
         )
     game.refresh_from_db()
     assert game.version == 5
-    assert SealedBid.objects.filter(game=game, revealed=True).count() == 4
+    reveal = [e for e in Move.objects.get(game=game, version=5).events if e["type"] == "bids_revealed"]
+    assert len(reveal) == 1 and sorted(b["seat"] for b in reveal[0]["bids"]) == [0, 1, 2, 3]
 
 
 def test_retry_with_the_same_client_id_is_applied_once(make_user: Callable[..., User]) -> None:
@@ -163,10 +166,13 @@ def test_illegal_action_gets_the_engine_code_and_writes_nothing(
     game.refresh_from_db()
     assert game.version == 1
     assert not Move.objects.filter(game=game).exists()
-    assert not SealedBid.objects.filter(game=game).exists()
 
 
-def test_sealed_bid_is_one_row_replaced_until_the_reveal(make_user: Callable[..., User]) -> None:
+def test_a_replaced_sealed_bid_counts_and_stays_sealed_until_the_reveal(
+    make_user: Callable[..., User],
+) -> None:
+    """Rules.sealed_steps: a bid may be replaced until the last is in; the other seats' log
+    and view never hold its cowboys before the reveal, and the reveal shows the last one."""
     game, users = _bid_table(make_user, players=3)
     hand = selectors.game_document(game=game, user=users[0])["view"]["hand"]
     for cowboys in ([hand[0]], [hand[1], hand[2]]):
@@ -174,13 +180,18 @@ def test_sealed_bid_is_one_row_replaced_until_the_reveal(make_user: Callable[...
             game_id=game.pk, user=users[0], action={"type": "bid", "cowboys": cowboys}
         )
     seat = _seat(game, users[0])
-    row = SealedBid.objects.get(game=game, seat=seat)
-    assert row.cowboys == sorted([hand[1], hand[2]])
-    assert not row.revealed
+    game.refresh_from_db()
+    for other in users[1:]:
+        seen = json.dumps(selectors.game_log(game=game, user=other, since=0, chat=False))
+        seen += json.dumps(selectors.game_document(game=game, user=other))
+        assert f"[{hand[1]}, {hand[2]}]" not in seen and f"[{hand[0]}]" not in seen
     for user in users[1:]:
         services.action_submit(game_id=game.pk, user=user, action={"type": "bid", "cowboys": []})
-    assert SealedBid.objects.filter(game=game).count() == 3
-    assert not SealedBid.objects.filter(game=game, revealed=False).exists()
+    game.refresh_from_db()
+    log = selectors.game_log(game=game, user=users[1], since=0, chat=False)
+    reveal = next(e for e in log if e["type"] == "bids_revealed")
+    mine = next(b for b in reveal["bids"] if b["seat"] == seat)
+    assert sorted(mine["cowboys"]) == sorted([hand[1], hand[2]])
 
 
 def test_a_game_plays_to_the_end_with_result_and_replays(make_user: Callable[..., User]) -> None:

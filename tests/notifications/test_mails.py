@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import selectors, services
-from games.engine import get_game
+from games.engine import get_rules
 from games.models import Game, Seat
 from games.snapshots import load_state
 from notifications import services as mail
@@ -109,7 +109,7 @@ def test_a_mail_holds_no_hidden_information(person, two_player_game, mailoutbox)
     alice, bob = person("alice"), person("bob")
     game = two_player_game(alice, bob)
     message = _mails_to(mailoutbox, alice)[0]
-    engine = get_game(game.title)
+    engine = get_rules(game.title)
     state = load_state(game)
     for seat in (0, 1):
         hand = engine.view(state, seat)["hand"]

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.engine import get_game
+from games.engine import get_rules
 from games.models import Game, Move
 
 
@@ -33,7 +33,7 @@ def replay_problem(game: Game, *, attempts: int = 3) -> str | None:
 
 
 def _problem(game: Game) -> str | None:
-    engine = get_game(game.title)
+    engine = get_rules(game.title)
     state = engine.setup(game.num_players, game.seed, game.options)
     expected = 1
     for move in Move.objects.filter(game=game).order_by("version").iterator():

@@ -1,14 +1,14 @@
-"""The board drawn as SVG from an engine view (games/board_svg.py) and the log in words."""
+"""The board drawn as SVG from an engine view (titles/colorado_county/board_svg.py) and the log in words."""
 
 from __future__ import annotations
 
 import re
 
-from games.board_svg import render_board, render_card, token_svg
-from games.engine import get_game
-from games.log_words import describe
+from titles.colorado_county.board_svg import render_board, render_card, token_svg
+from games.engine import get_rules
+from titles.colorado_county.log_words import describe
 
-ENGINE = get_game("colorado-county")
+ENGINE = get_rules("colorado-county")
 
 
 def view_with(cells: dict[str, dict[str, object]], owners: dict[str, int] | None = None) -> dict:
