@@ -11,13 +11,22 @@ from typing import Any
 import pytest
 
 from games.engine import IllegalAction
+from games.engine.__main__ import simulate
 from games.engine.bots import bot_names, get_bot
-from games.engine.bots.greedy import GreedyBot, Position, round_points
 from games.engine.colorado_county import board, valuation
 from games.engine.colorado_county.data import DATA
+from games.engine.colorado_county.greedy_bot import GreedyBot, Position, round_points
 from games.engine.colorado_county.state import State
-from tests.engine.helpers import G, at_bid, bid_all, check_invariants, rng, set_board
+from tests.engine.colorado_county.helpers import (
+    G,
+    at_bid,
+    bid_all,
+    check_invariants,
+    rng,
+    set_board,
+)
 
+SLUG = "colorado-county"
 BOTS = ["greedy", "random"]
 
 
@@ -33,7 +42,7 @@ def walk(n: int, seed: int, options: dict[str, str] | None = None) -> Iterator[S
     """Every state of a game played by alternating bots, with extra random sales so that
     all sale stages come up."""
     rnd = rng(seed)
-    bots = [get_bot(BOTS[p % 2]) for p in range(n)]
+    bots = [get_bot(SLUG, BOTS[p % 2]) for p in range(n)]
     s = G.setup(n, f"bots-{n}-{seed}", options)
     steps = 0
     while not G.is_over(s):
@@ -51,10 +60,12 @@ def walk(n: int, seed: int, options: dict[str, str] | None = None) -> Iterator[S
 
 
 def test_registry_lists_bots_and_rejects_unknown_names() -> None:
-    assert bot_names() == ["greedy", "random"]
-    assert get_bot("greedy").name == "greedy"
+    assert bot_names(SLUG) == ["greedy", "random"]
+    assert get_bot(SLUG, "greedy") is G.bots["greedy"]
+    assert isinstance(get_bot(SLUG, "greedy"), GreedyBot)
+    assert G.stand_in_bot in bot_names(SLUG)
     with pytest.raises(KeyError, match="known bots: greedy, random"):
-        get_bot("clever")
+        get_bot(SLUG, "clever")
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
@@ -71,7 +82,7 @@ def test_bots_only_return_legal_actions_in_every_phase(n: int) -> None:
                 view = G.view(s, seat)
                 legal = G.legal_actions(s, seat)
                 for name in BOTS:
-                    action = get_bot(name).choose(G, view, legal, rng(step))
+                    action = get_bot(SLUG, name).choose(G, view, legal, rng(step))
                     assert is_legal(s, seat, action), (name, action)
                     if action["type"] == "bid":
                         assert set(action["cowboys"]) <= set(view["hand"])
@@ -89,7 +100,7 @@ def test_greedy_sells_rarely() -> None:
     for game in range(3):
         for s in walk(2, 7 + game):
             seat = min(G.to_act(s))
-            action = get_bot("greedy").choose(
+            action = get_bot(SLUG, "greedy").choose(
                 G, G.view(s, seat), G.legal_actions(s, seat), rng(game)
             )
             actions += 1
@@ -133,7 +144,7 @@ def redeal_hidden(s: State, me: int, rnd: random.Random) -> State:
 @pytest.mark.parametrize("name", BOTS)
 @pytest.mark.parametrize("n", [2, 4])
 def test_bots_decide_from_the_view_alone(name: str, n: int) -> None:
-    bot = get_bot(name)
+    bot = get_bot(SLUG, name)
     rnd = rng(n)
     checked = differed = 0
     for step, s in enumerate(walk(n, 40 + n)):
@@ -163,7 +174,7 @@ def test_bots_use_only_the_generator_they_are_given(
 
     for fn in ("random", "choice", "randint", "randrange", "sample", "shuffle", "uniform"):
         monkeypatch.setattr(random, fn, forbidden)
-    bot = get_bot(name)
+    bot = get_bot(SLUG, name)
     for step, s in enumerate(walk(3, 5)):
         if step % 5 == 0:
             seat = min(G.to_act(s))
@@ -213,7 +224,7 @@ def test_greedy_claims_the_flag_that_takes_a_lake() -> None:
     s = set_board(s, flags={"yellow": ["B5", "J6"], "red": ["F4"]})
     s, _ = bid_all(s, {0: [10], 1: []})
     assert G.to_act(s) == {0}
-    action = get_bot("greedy").choose(G, G.view(s, 0), G.legal_actions(s, 0), rng(0))
+    action = get_bot(SLUG, "greedy").choose(G, G.view(s, 0), G.legal_actions(s, 0), rng(0))
     assert action == {"type": "claim", "card": "yellow-single-1", "flag": "B5", "second": None}
 
 
@@ -224,7 +235,7 @@ def test_greedy_bids_nothing_for_worthless_cards_and_much_for_a_lake() -> None:
     # Flags only in open country far from everything: neither card is worth much.
     poor = set_board(s, flags={"yellow": ["J2"], "red": ["E6"]})
     rich = set_board(s, flags={"yellow": ["B5"], "red": ["K4"]})
-    bot = get_bot("greedy")
+    bot = get_bot(SLUG, "greedy")
     poor_bid = bot.choose(G, G.view(poor, 0), G.legal_actions(poor, 0), rng(0))
     rich_bid = bot.choose(G, G.view(rich, 0), G.legal_actions(rich, 0), rng(0))
     assert poor_bid == {"type": "bid", "cowboys": []}  # draws two cowboys instead
@@ -239,8 +250,16 @@ def test_greedy_sells_to_break_a_losing_area_into_doubles() -> None:
     s = at_bid(2, hands={0: [10, 11, 12], 1: [20, 21, 22]})
     losing = set_board(s, markers={0: line, 1: ["H8", "I8", "J8", "H9", "I9", "J9"]})
     leading = set_board(s, markers={0: line, 1: ["H8", "I8"]})
-    bot = get_bot("greedy")
+    bot = get_bot(SLUG, "greedy")
     sold = bot.choose(G, G.view(losing, 0), G.legal_actions(losing, 0), rng(0))
     kept = bot.choose(G, G.view(leading, 0), G.legal_actions(leading, 0), rng(0))
     assert sold == {"type": "sell", "cell": "F3"}
     assert kept["type"] == "bid"
+
+
+def test_greedy_beats_random_in_at_least_95_percent_of_two_player_games() -> None:
+    """``simulate``: the issue's target on a sample (all 200 games: docs/benchmarks.md)."""
+    games = 30
+    data = simulate("colorado-county", 2, games, ["greedy", "random"], "greedy-vs-random")
+    assert data["wins"]["greedy"] >= 0.95 * games
+    assert data["scores"]["greedy"]["mean"] > data["scores"]["random"]["mean"]
