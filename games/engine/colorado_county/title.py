@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -53,7 +53,7 @@ class ColoradoCountyRules:
     min_players = 2
     max_players = 4
     options_schema: Mapping[str, Mapping[str, Any]] = OPTIONS_SCHEMA
-    seat_colours: tuple[str, ...] = DATA.player_colours
+    seat_colours: Sequence[str] = DATA.player_colours
     sealed_steps: Mapping[str, str] = MappingProxyType(
         {
             "bid": "bids_revealed",
@@ -62,7 +62,7 @@ class ColoradoCountyRules:
         }
     )
     bots: Mapping[str, Bot] = MappingProxyType({"greedy": GreedyBot()})
-    stand_in_bot = "greedy"
+    stand_in_bot: str = "greedy"
 
     def normalise_options(self, options: Mapping[str, Any] | None) -> dict[str, str]:
         from .. import validate_options
