@@ -77,7 +77,7 @@ def greedy_moves(game: Any, players: int, games: int, seed: int) -> dict[str, li
     its parts ``view``, ``legal`` and ``choose`` (wall)."""
     from games.engine.bots import get_bot
 
-    bot = get_bot("greedy")
+    bot = get_bot(game.slug, "greedy")
     out: dict[str, list[float]] = {k: [] for k in ("move", "cpu", "view", "legal", "choose")}
     for i in range(games):
         state = game.setup(players, f"greedy-{seed}-{i}")
@@ -118,9 +118,9 @@ def main() -> int:
     args = parser.parse_args()
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
-    from games.engine import get_game
+    from games.engine import get_rules
 
-    game = get_game("colorado-county")
+    game = get_rules("colorado-county")
     print(
         f"machine: {platform.machine()} ({platform.system()}), "
         f"Python {platform.python_version()} ({platform.python_implementation()})"

@@ -1,28 +1,42 @@
-"""The rules engines: a small protocol every game implements, and the registry.
+"""The rules engines: the protocol every title (game) implements, and the title registry.
 
 This package is pure Python: it imports no Django, database, network or clock (CC-12).
-The web app, the bots and outside tools reach a game only through ``get_game(slug)``.
+The web app, the bots and outside tools reach a title only through ``get_rules(slug)``.
+Each title is one package ``games.engine.<package>`` exporting ``RULES``; the built-in
+ones are listed in ``TITLE_PACKAGES`` and imported on the first registry call. Nothing
+else in ``games.engine`` imports a title package.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Protocol, runtime_checkable
+import importlib
+import threading
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from .bots import Bot
 
 __all__ = [
-    "Game",
+    "TITLE_PACKAGES",
     "IllegalAction",
     "OptionSpec",
-    "game_slugs",
-    "get_game",
+    "Rules",
+    "get_rules",
+    "register",
+    "title_slugs",
+    "unregister",
     "validate_options",
 ]
 
+TITLE_PACKAGES: tuple[str, ...] = ("colorado_county",)
+"""The built-in titles: packages under ``games.engine``, each exporting ``RULES``."""
+
 
 class IllegalAction(Exception):
-    """An action the rules refuse. ``code`` is stable snake_case for programs; ``message``
-    is a sentence for the player and never reveals hidden information. The state the
-    action was applied to is unchanged."""
+    """An action (or query) the rules refuse. ``code`` is stable snake_case for programs;
+    ``message`` is a sentence for the player and never reveals hidden information. The
+    state the action was applied to is unchanged."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -36,13 +50,16 @@ class IllegalAction(Exception):
 OptionSpec = Mapping[str, Mapping[str, Any]]
 """``{name: {"choices": [...], "default": value, "help": str}}``."""
 
+Event = dict[str, Any]
+
 
 @runtime_checkable
-class Game(Protocol):
-    """One game's rules as pure functions over an opaque, copyable state.
+class Rules(Protocol):
+    """One title's rules as pure functions over an opaque, copyable state, and its
+    metadata.
 
     Caller duties: pass states only obtained from ``setup``/``apply``/``load``; send state
-    out of the engine only through ``view``; store it only through ``dump``.
+    out of the engine only through ``view`` and ``query``; store it only through ``dump``.
     """
 
     slug: str
@@ -50,6 +67,15 @@ class Game(Protocol):
     min_players: int
     max_players: int
     options_schema: OptionSpec
+    seat_colours: Sequence[str]
+    """One colour word per seat, ``len == max_players`` (the same whatever the count)."""
+    sealed_steps: Mapping[str, str]
+    """Action type whose content is hidden from the other seats -> the event type that
+    reveals it."""
+    bots: Mapping[str, Bot]
+    """The title's own bots by name (the generic ``random`` bot is not listed)."""
+    stand_in_bot: str
+    """The bot that plays a seat whose player is late or has left."""
 
     def setup(
         self, num_players: int, seed: int | str, options: Mapping[str, Any] | None = None
@@ -57,15 +83,22 @@ class Game(Protocol):
 
     def setup_events(
         self, num_players: int, seed: int | str, options: Mapping[str, Any] | None = None
-    ) -> tuple[Any, list[dict[str, Any]]]: ...
+    ) -> tuple[Any, list[Event]]: ...
 
     def to_act(self, state: Any) -> frozenset[int]: ...
 
     def legal_actions(self, state: Any, seat: int) -> list[dict[str, Any]]: ...
 
-    def apply(self, state: Any, seat: int, action: Any) -> tuple[Any, list[dict[str, Any]]]: ...
+    def apply(self, state: Any, seat: int, action: Any) -> tuple[Any, list[Event]]: ...
 
     def view(self, state: Any, seat: int | None) -> dict[str, Any]: ...
+
+    def query(self, state: Any, seat: int, name: str, args: Mapping[str, Any]) -> Any:
+        """A read-only extra for ``seat`` (never changes ``state``; the answer is JSON and
+        holds only what that seat may see). Raises ``IllegalAction("unknown_query", ...)``
+        for an unknown ``name`` and ``IllegalAction(code, ...)`` when the seat may not ask
+        now or ``args`` are wrong."""
+        ...
 
     def is_over(self, state: Any) -> bool: ...
 
@@ -76,39 +109,75 @@ class Game(Protocol):
     def load(self, data: Mapping[str, Any]) -> Any: ...
 
 
-def _registry() -> dict[str, Game]:
-    from .colorado_county import GAME
-
-    return {GAME.slug: GAME}
+_LOCK = threading.Lock()
+_TITLES: dict[str, Rules] | None = None
 
 
-_GAMES: dict[str, Game] | None = None
+def _builtin() -> dict[str, Rules]:
+    out: dict[str, Rules] = {}
+    for package in TITLE_PACKAGES:
+        rules: Rules = importlib.import_module(f"{__name__}.{package}").RULES
+        if rules.slug in out:
+            raise ValueError(f"Two built-in titles use the slug {rules.slug!r}.")
+        out[rules.slug] = rules
+    return out
 
 
-def _games() -> dict[str, Game]:
-    global _GAMES
-    if _GAMES is None:
-        _GAMES = _registry()
-    return _GAMES
+def _titles() -> dict[str, Rules]:
+    global _TITLES
+    if _TITLES is None:
+        with _LOCK:
+            if _TITLES is None:
+                _TITLES = _builtin()
+    return _TITLES
 
 
-def game_slugs() -> list[str]:
-    """The slugs of all registered games, sorted."""
-    return sorted(_games())
+def title_slugs() -> list[str]:
+    """The slugs of all registered titles, sorted."""
+    return sorted(_titles())
 
 
-def get_game(slug: str) -> Game:
-    """The game object for ``slug``; ``KeyError`` with a clear message if unknown."""
+def get_rules(slug: str) -> Rules:
+    """The rules object of ``slug``; ``KeyError`` with a clear message if unknown."""
     try:
-        return _games()[slug]
+        return _titles()[slug]
     except (KeyError, TypeError):
-        raise KeyError(f"Unknown game {slug!r}; known games: {', '.join(game_slugs())}.") from None
+        raise KeyError(
+            f"Unknown title {slug!r}; known titles: {', '.join(title_slugs())}."
+        ) from None
+
+
+def register(rules: Rules) -> None:
+    """Add a title at run time (e.g. a test-only title). Registering the same object again
+    does nothing; ``ValueError`` if its slug belongs to another object, ``TypeError`` if it
+    lacks part of the ``Rules`` protocol."""
+    if not isinstance(rules, Rules):
+        raise TypeError(f"{rules!r} does not implement the Rules protocol.")
+    if not isinstance(rules.slug, str) or not rules.slug:
+        raise ValueError("A title's slug must be a non-empty string.")
+    if len(rules.seat_colours) != rules.max_players:
+        raise ValueError(f"{rules.slug}: seat_colours must name one colour per seat.")
+    titles = _titles()
+    with _LOCK:
+        known = titles.get(rules.slug)
+        if known is not None and known is not rules:
+            raise ValueError(f"The slug {rules.slug!r} is already taken by {known!r}.")
+        titles[rules.slug] = rules
+
+
+def unregister(slug: str) -> None:
+    """Remove the title ``slug`` (``KeyError`` if it is not registered)."""
+    titles = _titles()
+    with _LOCK:
+        if slug not in titles:
+            raise KeyError(f"Unknown title {slug!r}; nothing to unregister.")
+        del titles[slug]
 
 
 def validate_options(slug: str, options: Mapping[str, Any] | None) -> dict[str, Any]:
     """Normalise table options for ``slug``: fill defaults, refuse unknown names and values
     with a ``ValueError`` whose message can be shown to the table's creator."""
-    schema = get_game(slug).options_schema
+    schema = get_rules(slug).options_schema
     if options is None:
         options = {}
     if not isinstance(options, Mapping):

@@ -20,7 +20,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from . import Game, IllegalAction, game_slugs, get_game, validate_options
+from . import IllegalAction, Rules, get_rules, title_slugs, validate_options
 from .bots import Bot, bot_names, get_bot
 
 
@@ -29,27 +29,27 @@ def seat_bots(names: Sequence[str], players: int, game_index: int) -> list[str]:
     return [names[(p + game_index) % len(names)] for p in range(players)]
 
 
-def next_move(game: Game, state: Any, seat: int, bot: Bot, rng: random.Random) -> Any:
+def next_move(rules: Rules, state: Any, seat: int, bot: Bot, rng: random.Random) -> Any:
     """Ask ``bot`` for ``seat``'s action, giving it only that seat's view and actions."""
-    return bot.choose(game, game.view(state, seat), game.legal_actions(state, seat), rng)
+    return bot.choose(rules, rules.view(state, seat), rules.legal_actions(state, seat), rng)
 
 
 def play_game(
-    game: Game,
+    rules: Rules,
     bots: Sequence[Bot],
     seed: str,
     options: dict[str, Any] | None = None,
     max_actions: int = 20_000,
 ) -> tuple[Any, int]:
     """Play one game to the end; return the final state and the number of actions."""
-    state = game.setup(len(bots), seed, options)
+    state = rules.setup(len(bots), seed, options)
     rngs = [random.Random(f"{seed}:{p}") for p in range(len(bots))]  # noqa: S311
     actions = 0
-    while not game.is_over(state):
-        seat = min(game.to_act(state))  # simultaneous steps are sealed: any order will do
-        action = next_move(game, state, seat, bots[seat], rngs[seat])
+    while not rules.is_over(state):
+        seat = min(rules.to_act(state))  # simultaneous steps are sealed: any order will do
+        action = next_move(rules, state, seat, bots[seat], rngs[seat])
         try:
-            state, _ = game.apply(state, seat, action)
+            state, _ = rules.apply(state, seat, action)
         except IllegalAction as exc:
             raise RuntimeError(
                 f"bot {bots[seat].name!r} (seat {seat}) chose an illegal action "
@@ -70,8 +70,8 @@ def simulate(
     options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` games and return the summary printed by ``simulate``."""
-    game = get_game(slug)
-    bots = {name: get_bot(name) for name in bot_list}
+    rules = get_rules(slug)
+    bots = {name: get_bot(slug, name) for name in bot_list}
     scores: dict[str, list[int]] = {name: [] for name in bots}
     wins = dict.fromkeys(bots, 0)
     seat_wins = [0] * players
@@ -81,9 +81,9 @@ def simulate(
     cpu_started = time.process_time()
     for i in range(games):
         names = seat_bots(bot_list, players, i)
-        state, actions = play_game(game, [bots[n] for n in names], f"{seed}:{i}", options)
+        state, actions = play_game(rules, [bots[n] for n in names], f"{seed}:{i}", options)
         total_actions += actions
-        result = game.result(state)
+        result = rules.result(state)
         top = max(result)
         winners = [p for p in range(players) if result[p] == top]
         shared += len(winners) > 1
@@ -134,13 +134,17 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m games.engine", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     sim = sub.add_parser("simulate", help="play games between bots and print JSON figures")
-    sim.add_argument("--game", default="colorado-county", help="game slug")
+    sim.add_argument(
+        "--game", default="colorado-county", help=f"title slug ({', '.join(title_slugs())})"
+    )
     sim.add_argument("--players", type=int, required=True, help="number of seats")
     sim.add_argument("--games", type=int, default=10, help="number of games (K)")
     sim.add_argument(
         "--bots",
         default="random",
-        help=f"comma-separated bot names, seated in order and cycled ({', '.join(bot_names())})",
+        help="comma-separated bot names, seated in order and cycled ("
+        + "; ".join(f"{slug}: {', '.join(bot_names(slug))}" for slug in title_slugs())
+        + ")",
     )
     sim.add_argument("--seed", default="0", help="master seed (string or integer)")
     sim.add_argument(
@@ -151,22 +155,24 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="a game option, e.g. lakes=random (repeatable)",
     )
     args = parser.parse_args(argv)
-    if args.game not in game_slugs():
-        parser.error(f"unknown game {args.game!r}; known games: {', '.join(game_slugs())}")
-    game = get_game(args.game)
-    if not game.min_players <= args.players <= game.max_players:
+    if args.game not in title_slugs():
+        parser.error(f"unknown game {args.game!r}; known games: {', '.join(title_slugs())}")
+    rules = get_rules(args.game)
+    if not rules.min_players <= args.players <= rules.max_players:
         parser.error(
-            f"--players must be between {game.min_players} and {game.max_players} for {args.game}"
+            f"--players must be between {rules.min_players} and {rules.max_players} for {args.game}"
         )
     if args.games < 1:
         parser.error("--games must be at least 1")
     args.bot_list = [b.strip() for b in args.bots.split(",") if b.strip()]
-    unknown = [b for b in args.bot_list if b not in bot_names()]
+    known = bot_names(args.game)
+    unknown = [b for b in args.bot_list if b not in known]
     if not args.bot_list:
-        parser.error(f"--bots needs at least one bot name; known bots: {', '.join(bot_names())}")
+        parser.error(f"--bots needs at least one bot name; known bots: {', '.join(known)}")
     if unknown:
         parser.error(
-            f"unknown bot(s) {', '.join(map(repr, unknown))}; known bots: {', '.join(bot_names())}"
+            f"unknown bot(s) {', '.join(map(repr, unknown))} for {args.game}; "
+            f"known bots: {', '.join(known)}"
         )
     raw: dict[str, str] = {}
     for item in args.option:

@@ -1,5 +1,6 @@
 """``python -m games.engine simulate``: one JSON object with the documented keys,
-reproducible from its seed, clear errors, and greedy beating random."""
+reproducible from its seed, clear errors (greedy beating random is in
+``colorado_county/test_bots.py``)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from games.engine.__main__ import seat_bots, simulate
+from games.engine.__main__ import seat_bots
 
 ROOT = Path(__file__).resolve().parents[2]
 KEYS = {"games", "actions", "seconds", "games_per_second", "scores", "wins", "win_rate"}
@@ -86,11 +87,3 @@ def test_seats_rotate_so_no_bot_always_sits_first() -> None:
     assert seat_bots(["greedy", "random"], 2, 1) == ["random", "greedy"]
     assert seat_bots(["a", "b", "c"], 4, 0) == ["a", "b", "c", "a"]
     assert {seat_bots(["a", "b", "c"], 4, i)[0] for i in range(3)} == {"a", "b", "c"}
-
-
-def test_greedy_beats_random_in_at_least_95_percent_of_two_player_games() -> None:
-    """The issue's target on a sample (the full 200 games are in docs/benchmarks.md)."""
-    games = 30
-    data = simulate("colorado-county", 2, games, ["greedy", "random"], "greedy-vs-random")
-    assert data["wins"]["greedy"] >= 0.95 * games
-    assert data["scores"]["greedy"]["mean"] > data["scores"]["random"]["mean"]

@@ -1,4 +1,5 @@
-"""``random``: a uniform random player, for fuzzing, benchmarks and as a baseline.
+"""``random``: a uniform random player for any title, for fuzzing, benchmarks and as a
+baseline.
 
 It picks uniformly among the legal actions other than ``sell``; bids are random subsets of
 the hand (sometimes empty), sale bids random non-empty subsets of the uncommitted cowboys.
@@ -11,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .. import Game
+from .. import Rules
 
 Action = dict[str, Any]
 
@@ -32,7 +33,7 @@ class RandomBot:
 
     def choose(
         self,
-        game: Game,
+        rules: Rules,
         view: dict[str, Any],
         legal_actions: list[Action],
         rng: random.Random,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.engine.colorado_county import valuation
-from tests.engine.helpers import G, at_bid, bid_all, set_board
+from tests.engine.colorado_county.helpers import G, at_bid, bid_all, set_board
 
 BOARD = {
     # seat 0: two border cells forming a double, and a single cell

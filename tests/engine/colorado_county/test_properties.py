@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from games.engine import IllegalAction
 from games.engine.colorado_county import board
 from games.engine.colorado_county.state import State
-from tests.engine.helpers import G, check_invariants, random_move, rng
+from tests.engine.colorado_county.helpers import G, check_invariants, random_move, rng
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 PRIVATE_KEYS = {"hand", "my_bid", "seat"}

@@ -4,7 +4,7 @@ outcomes; ruling (c): the phase reads ``sale`` and the interrupted phase resumes
 from __future__ import annotations
 
 from games.engine.colorado_county.state import State
-from tests.engine.helpers import G, at_bid, bid_all, cows, illegal, new, set_board
+from tests.engine.colorado_county.helpers import G, at_bid, bid_all, cows, illegal, new, set_board
 
 HANDS = {0: [1, 2], 1: [10, 11], 2: [20, 21], 3: [30, 31]}
 

@@ -1,13 +1,19 @@
-"""The ``colorado-county`` game object implementing ``games.engine.Game``."""
+"""The ``colorado-county`` rules object implementing ``games.engine.Rules``."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
 
 from .. import IllegalAction
-from . import actions, persist, rules, views
+from . import actions, persist, queries, rules, views
+from .data import DATA
+from .greedy_bot import GreedyBot
 from .state import State
+
+if TYPE_CHECKING:
+    from ..bots import Bot
 
 OPTIONS_SCHEMA: dict[str, dict[str, Any]] = {
     "lakes": {
@@ -29,7 +35,7 @@ def _state(state: Any) -> State:
     return state
 
 
-class ColoradoCounty:
+class ColoradoCountyRules:
     """Colorado County (Reinhard Staupe, 1999) for 2-4 players; rules in the spec, CC-1..11.
 
     Rulings where the spec is silent: (a) a seat holding no cowboys at all bids the empty
@@ -47,6 +53,16 @@ class ColoradoCounty:
     min_players = 2
     max_players = 4
     options_schema: Mapping[str, Mapping[str, Any]] = OPTIONS_SCHEMA
+    seat_colours: Sequence[str] = DATA.player_colours
+    sealed_steps: Mapping[str, str] = MappingProxyType(
+        {
+            "bid": "bids_revealed",
+            "sale_interest": "sale_interest_revealed",
+            "sale_bid": "sale_bids_revealed",
+        }
+    )
+    bots: Mapping[str, Bot] = MappingProxyType({"greedy": GreedyBot()})
+    stand_in_bot: str = "greedy"
 
     def normalise_options(self, options: Mapping[str, Any] | None) -> dict[str, str]:
         from .. import validate_options
@@ -88,6 +104,10 @@ class ColoradoCounty:
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
         return views.view(_state(state), seat)
 
+    def query(self, state: Any, seat: int, name: str, args: Mapping[str, Any]) -> Any:
+        """Read-only extras: ``claim_preview`` (see ``queries``)."""
+        return queries.query(_state(state), seat, name, args)
+
     def is_over(self, state: Any) -> bool:
         return _state(state).phase == "over"
 
@@ -109,4 +129,4 @@ class ColoradoCounty:
         return persist.load(data)
 
 
-GAME = ColoradoCounty()
+RULES = ColoradoCountyRules()

@@ -6,7 +6,7 @@ import pytest
 
 from games.engine.colorado_county import board, rank_bids, rules
 from games.engine.colorado_county.data import CARDS, DATA, check_layout
-from tests.engine.helpers import G, new, random_move, rng
+from tests.engine.colorado_county.helpers import G, new, random_move, rng
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])

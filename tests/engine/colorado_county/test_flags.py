@@ -5,7 +5,16 @@ from __future__ import annotations
 import pytest
 
 from games.engine.colorado_county import board
-from tests.engine.helpers import G, finish_flags, illegal, mask, new, random_move, rng, set_board
+from tests.engine.colorado_county.helpers import (
+    G,
+    finish_flags,
+    illegal,
+    mask,
+    new,
+    random_move,
+    rng,
+    set_board,
+)
 
 
 def flags_in_hand(n: int, seed: int) -> list[list[str]]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.engine.colorado_county import rules
-from tests.engine.helpers import G, at_bid, bid_all, cows, new, set_board
+from tests.engine.colorado_county.helpers import G, at_bid, bid_all, cows, new, set_board
 
 
 def test_ruling_a_seat_without_cowboys_bids_nothing_automatically() -> None:

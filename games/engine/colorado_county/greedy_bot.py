@@ -26,9 +26,9 @@ import math
 import random
 from typing import Any
 
-from .. import Game
-from ..colorado_county import board
-from ..colorado_county.data import DATA
+from .. import Rules
+from . import board
+from .data import DATA
 
 Action = dict[str, Any]
 Features = tuple[int, int, int]  # border cells, doubles, largest connected area (>= 3, else 0)
@@ -334,7 +334,7 @@ class GreedyBot:
 
     def choose(
         self,
-        game: Game,
+        rules: Rules,
         view: dict[str, Any],
         legal_actions: list[Action],
         rng: random.Random,

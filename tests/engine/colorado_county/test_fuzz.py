@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from tests.engine.helpers import G, check_invariants, random_move, rng
+from tests.engine.colorado_county.helpers import G, check_invariants, random_move, rng
 
 GAMES = 300
 

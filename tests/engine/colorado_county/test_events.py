@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.engine.helpers import G, random_move, rng
+from tests.engine.colorado_county.helpers import G, random_move, rng
 
 NAMES = ["Nelly", "Joe", "Daisy", "Bill"]
 
@@ -89,7 +89,7 @@ PRIVATE = {"my_bid", "cowboys_drawn_detail", "my_sale_interest", "my_sale_bid", 
 def test_every_event_can_be_written_as_a_log_line() -> None:
     seen: set[str] = set()
     for game in range(12):
-        s, events = G.setup_events(4, game)  # type: ignore[attr-defined]
+        s, events = G.setup_events(4, game)
         rnd = rng(game)
         while True:
             for e in events:

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from games.engine import IllegalAction, get_game
-from games.engine.colorado_county import board
+from games.engine import IllegalAction
+from games.engine.colorado_county import RULES, board
 from games.engine.colorado_county.data import CARD_INDEX, CARDS, COLOUR_INDEX
 from games.engine.colorado_county.state import State
 
-G = get_game("colorado-county")
+G = RULES
 ALL_COWBOYS = sum(1 << c for c in range(1, 67))
 
 

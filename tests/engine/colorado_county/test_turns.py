@@ -8,7 +8,7 @@ import pytest
 
 from games.engine.colorado_county import rank_bids
 from games.engine.colorado_county.state import State
-from tests.engine.helpers import G, at_bid, bid_all, cows, illegal, set_board
+from tests.engine.colorado_county.helpers import G, at_bid, bid_all, cows, illegal, set_board
 
 NELLY, JOE, DAISY, BILL = 0, 1, 2, 3
 EXAMPLE = {NELLY: [16, 21, 43], JOE: [2, 7, 29, 32], DAISY: [4, 5, 55], BILL: [62, 63]}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine.colorado_county.state import State
-from tests.engine.helpers import G, at_bid, bid_all, set_board
+from tests.engine.colorado_county.helpers import G, at_bid, bid_all, set_board
 
 LAKE2 = 0  # index of lake-2 in the first-game layout; shore B4 B5 C3 C6 D4 D5
 

@@ -1,0 +1,104 @@
+"""The title registry: built-in titles from TITLE_PACKAGES, run-time register/unregister,
+clear errors, and metadata every title must carry."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from games.engine import (
+    TITLE_PACKAGES,
+    Rules,
+    get_rules,
+    register,
+    title_slugs,
+    unregister,
+    validate_options,
+)
+from games.engine.bots import bot_names
+from tests.engine.tiny_title import TinyDuel, registered
+
+
+@pytest.fixture
+def tiny() -> Iterator[TinyDuel]:
+    with registered() as rules:
+        yield rules
+
+
+def test_built_in_titles_come_from_their_packages() -> None:
+    assert TITLE_PACKAGES == ("colorado_county",)
+    assert title_slugs() == ["colorado-county"]
+    from games.engine.colorado_county import RULES
+
+    assert get_rules("colorado-county") is RULES
+
+
+def test_unknown_slug_is_a_clear_key_error() -> None:
+    with pytest.raises(KeyError, match="Unknown title 'chess'; known titles: colorado-county"):
+        get_rules("chess")
+    with pytest.raises(KeyError, match="Unknown title"):
+        get_rules(["not", "hashable"])  # type: ignore[arg-type]
+    with pytest.raises(KeyError, match="Unknown title 'chess'"):
+        validate_options("chess", {})
+
+
+def test_register_adds_a_title_and_unregister_removes_it() -> None:
+    rules = TinyDuel()
+    register(rules)
+    try:
+        assert title_slugs() == ["colorado-county", "tiny-duel"]
+        assert get_rules("tiny-duel") is rules
+        register(rules)  # the same object again: nothing changes
+        assert title_slugs() == ["colorado-county", "tiny-duel"]
+        assert validate_options("tiny-duel", None) == {"rounds": 3}
+    finally:
+        unregister("tiny-duel")
+    assert title_slugs() == ["colorado-county"]
+    with pytest.raises(KeyError, match="tiny-duel"):
+        get_rules("tiny-duel")
+    with pytest.raises(KeyError, match="nothing to unregister"):
+        unregister("tiny-duel")
+
+
+def test_a_taken_slug_is_refused(tiny: TinyDuel) -> None:
+    with pytest.raises(ValueError, match="'tiny-duel' is already taken"):
+        register(TinyDuel())
+    impostor = TinyDuel()
+    impostor.slug = "colorado-county"
+    with pytest.raises(ValueError, match="'colorado-county' is already taken"):
+        register(impostor)
+    assert get_rules("tiny-duel") is tiny
+    assert get_rules("colorado-county") is not impostor
+
+
+def test_register_refuses_what_is_not_a_title() -> None:
+    with pytest.raises(TypeError, match="Rules protocol"):
+        register(object())  # type: ignore[arg-type]
+    no_colours = TinyDuel()
+    no_colours.seat_colours = ("white",)
+    with pytest.raises(ValueError, match="one colour per seat"):
+        register(no_colours)
+    assert "tiny-duel" not in title_slugs()
+
+
+def test_a_registered_title_gets_its_own_bots(tiny: TinyDuel) -> None:
+    assert bot_names("tiny-duel") == ["high", "random"]
+    assert bot_names("colorado-county") == ["greedy", "random"]
+
+
+@pytest.mark.parametrize("slug", ["colorado-county", "tiny-duel"])
+def test_every_title_carries_consistent_metadata(tiny: TinyDuel, slug: str) -> None:
+    rules = get_rules(slug)
+    assert isinstance(rules, Rules)
+    assert 1 <= rules.min_players <= rules.max_players
+    assert len(rules.seat_colours) == rules.max_players
+    assert len(set(rules.seat_colours)) == rules.max_players
+    assert rules.stand_in_bot in bot_names(slug)
+    assert "random" not in rules.bots
+    for name, bot in rules.bots.items():
+        assert bot.name == name
+    for action_type, reveal in rules.sealed_steps.items():
+        assert isinstance(action_type, str)
+        assert isinstance(reveal, str)
+    validate_options(slug, None)  # the defaults are valid choices
