@@ -22,7 +22,6 @@ from games.engine import get_rules, title_slugs
 from games.titles import default_title
 
 
-
 def _game_or_404(slug: str) -> str:
     if slug not in title_slugs():
         raise Http404(_("There is no game called %(slug)s.") % {"slug": slug})

@@ -11,11 +11,10 @@ with ``openapi_extra=errors(409, 422)``.
 
 from __future__ import annotations
 
-from django.conf import settings
-
 from http import HTTPStatus
 from typing import Any
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from ninja import NinjaAPI, Schema

@@ -295,9 +295,7 @@ API_TOKEN_CACHE_SECONDS = env.env_int("API_TOKEN_CACHE_SECONDS", 60, minimum=0)
 # How long a new API token works; its owner can revoke it sooner on the settings page.
 API_TOKEN_DAYS = env.env_int("API_TOKEN_DAYS", 90, minimum=1)
 TURN_EMAIL_DELAY_SECONDS = env.env_int("TURN_EMAIL_DELAY_SECONDS", 120, minimum=0)
-DEFAULT_FROM_EMAIL = env.env_str(
-    "DEFAULT_FROM_EMAIL", f"{SITE_SHORT_NAME} <noreply@{_site_host}>"
-)
+DEFAULT_FROM_EMAIL = env.env_str("DEFAULT_FROM_EMAIL", f"{SITE_SHORT_NAME} <noreply@{_site_host}>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # --- Security ----------------------------------------------------------------------------

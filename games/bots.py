@@ -1,7 +1,7 @@
 """Bot players: their accounts, and how a bot picks its action.
 
 A bot is a user (``is_bot=True``, ``bot_kind``) named ``bot-<kind>``, ``bot-<kind>-2``, …;
-one account per seat at a table, so two greedy bots at one table are two users. A bot sees
+one account per seat at a table, so two bots of one kind at a table are two users. A bot sees
 only its own seat's view and legal actions, exactly like a person using the API; the move
 itself goes through ``games.services.action_submit`` (from the ``games.tasks.bot_move``
 Celery task).

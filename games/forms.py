@@ -63,22 +63,26 @@ class NewTableForm(forms.Form):
         except KeyError:
             self.web = web_title(default_title())
         rules = self.web.rules
-        self.fields["title"].initial = self.web.slug
-        self.fields["players"].choices = [
+        fields: dict[str, Any] = self.fields  # type: ignore[has-type]
+        fields["title"].initial = self.web.slug
+        fields["players"].choices = [
             (n, str(n)) for n in range(rules.min_players, rules.max_players + 1)
         ]
-        self.fields["players"].initial = rules.min_players
+        fields["players"].initial = rules.min_players
         # The title's options come right after the players, in the order it gives them.
-        fields = list(self.fields.items())
+        items = list(fields.items())
         options = list(self.web.option_fields().items())
-        self.fields = dict(fields[:2] + options + fields[2:])  # type: ignore[assignment]
+        fields = dict(items[:2] + options + items[2:])
+        self.fields = fields
         self.option_names = [name for name, _field in options]
-        self.fields["bots"].max_value = rules.max_players - 1
-        self.fields["bots"].validators.append(MaxValueValidator(rules.max_players - 1))
-        self.fields["bots"].widget.attrs["max"] = rules.max_players - 1
+        fields["bots"].max_value = rules.max_players - 1
+        fields["bots"].validators.append(MaxValueValidator(rules.max_players - 1))
+        fields["bots"].widget.attrs["max"] = rules.max_players - 1
         kinds = bot_kinds(self.web.slug)
-        self.fields["bot_kind"].choices = [(k, self.web.bot_label(k)) for k in kinds]
-        self.fields["bot_kind"].initial = rules.stand_in_bot if rules.stand_in_bot in kinds else kinds[0]
+        fields["bot_kind"].choices = [(k, self.web.bot_label(k)) for k in kinds]
+        self.fields["bot_kind"].initial = (
+            rules.stand_in_bot if rules.stand_in_bot in kinds else kinds[0]
+        )
 
     def clean_title(self) -> str:
         return self.web.slug

@@ -517,8 +517,9 @@ def action_submit(
     3. ``version`` older than the seat's ``decision_version`` → 409 ``stale_version``;
     4. the engine applies the action (``IllegalAction`` → 422 with its code, nothing written);
     5. the ``Move`` row (a sealed action's content stays out of every other seat's view and
-       log until the engine reveals it: ``Rules.sealed_steps``), the new snapshot and version, each seat's ``decision_version`` whose legal actions changed, the result when
-       the game ends; ``game_advanced`` (and ``game_finished``) are sent inside;
+       log until the engine reveals it: ``Rules.sealed_steps``), the new snapshot and
+       version, each seat's ``decision_version`` whose legal actions changed, the result
+       when the game ends; ``game_advanced`` (and ``game_finished``) are sent inside;
     6. on commit: broadcast to the game's group, queue the bot task if a bot must act.
     """
     if actor not in Move.Actor.values:

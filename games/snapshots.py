@@ -12,8 +12,7 @@ import threading
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
-from games.engine import Rules
-from games.engine import get_rules
+from games.engine import Rules, get_rules
 
 if TYPE_CHECKING:
     from games.models import Game

@@ -192,9 +192,7 @@ def page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "to_act": to_act,
         "my_turn": me is not None and me in to_act,
         "status_line": title.status_line(view) if game.status == Game.Status.RUNNING else "",
-        "log": log_lines(game, user, names, me, title)
-        if game.status != Game.Status.OPEN
-        else [],
+        "log": log_lines(game, user, names, me, title) if game.status != Game.Status.OPEN else [],
         "chat": ChatMessage.objects.filter(game=game).select_related("user").order_by("-id")[:50],
         "chat_form": ChatForm(),
     }
@@ -315,9 +313,7 @@ def query(request: HttpRequest, game_id: int, name: str) -> JsonResponse:
     game = get_game(game_id)
     if not request.user.is_authenticated:
         return JsonResponse({"code": "not_signed_in", "message": _("Sign in to play.")}, status=401)
-    seat = (
-        Seat.objects.filter(game=game, user=request.user).values_list("seat", flat=True).first()
-    )
+    seat = Seat.objects.filter(game=game, user=request.user).values_list("seat", flat=True).first()
     if seat is None or game.state is None or game.status != Game.Status.RUNNING:
         return JsonResponse(
             {"code": "not_a_player", "message": _("Only a player of a running game may ask.")},

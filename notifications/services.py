@@ -15,7 +15,7 @@ the request, stored as an ``OutboxMail`` row and sent by a task, so a request ne
 (or fails with) the mail server.
 
 Mails never hold hidden information: they name the game, the players, what kind of decision
-is due (from the public view) and the deadline — never cowboys, bids or the seed.
+is due (from the public view) and the deadline — never a hand, a sealed move or the seed.
 Every mail carries a one-click unsubscribe link (RFC 8058 ``List-Unsubscribe`` headers).
 """
 

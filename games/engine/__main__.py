@@ -1,7 +1,7 @@
 """Command line: ``python -m games.engine simulate ...`` plays games between bots (CC-12).
 
-    python -m games.engine simulate --game colorado-county --players 2 --games 200 \\
-        --bots greedy,random --seed 1
+    python -m games.engine simulate --game <slug> --players 2 --games 200 \\
+        --bots <bot>,random --seed 1
 
 prints one JSON object on stdout. Bots are seated in the given order, cycling through the
 names if there are fewer than players; game ``i`` shifts the names by ``i`` so that every
@@ -135,7 +135,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     sub = parser.add_subparsers(dest="command", required=True)
     sim = sub.add_parser("simulate", help="play games between bots and print JSON figures")
     sim.add_argument(
-        "--game", default="colorado-county", help=f"title slug ({', '.join(title_slugs())})"
+        "--game", default=title_slugs()[0], help=f"title slug ({', '.join(title_slugs())})"
     )
     sim.add_argument("--players", type=int, required=True, help="number of seats")
     sim.add_argument("--games", type=int, default=10, help="number of games (K)")
@@ -152,7 +152,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="a game option, e.g. lakes=random (repeatable)",
+        help="a game option, NAME=VALUE from the title's options schema (repeatable)",
     )
     args = parser.parse_args(argv)
     if args.game not in title_slugs():

@@ -176,8 +176,8 @@ def test_the_board_script_draws_what_the_server_draws(
 ) -> None:
     """board.js and titles/colorado_county/board_svg.py give the same markup for the same views."""
     from games import services
-    from titles.colorado_county.board_svg import board_strings, render_board
     from games.engine import get_rules
+    from titles.colorado_county.board_svg import board_strings, render_board
 
     alice = player("alice")
     game = services.game_create(creator=alice, players=2, bots=["random"])

@@ -11,6 +11,7 @@ import pytest
 from games.engine.bots import GENERIC_BOTS, bot_names, get_bot
 from games.engine.bots.random_bot import RandomBot
 from games.engine.colorado_county.greedy_bot import GreedyBot
+from games.engine.colorado_county.random_bot import ColoradoCountyRandomBot
 from tests.engine.tiny_title import HighBot, TinyDuel, registered
 
 
@@ -30,7 +31,9 @@ def test_get_bot_resolves_per_title(tiny: TinyDuel) -> None:
     assert isinstance(get_bot("colorado-county", "greedy"), GreedyBot)
     assert isinstance(get_bot("tiny-duel", "high"), HighBot)
     assert isinstance(get_bot("tiny-duel", "random"), RandomBot)
-    assert get_bot("tiny-duel", "random") is get_bot("colorado-county", "random")
+    # A title's own bot of a generic name takes its place (Colorado County's random bot
+    # builds bids from the whole hand, which legal_actions lists one cowboy at a time).
+    assert isinstance(get_bot("colorado-county", "random"), ColoradoCountyRandomBot)
     with pytest.raises(KeyError, match="Unknown bot 'greedy' for tiny-duel; known bots: high"):
         get_bot("tiny-duel", "greedy")
     with pytest.raises(KeyError, match="Unknown bot 'high' for colorado-county"):

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import json
-
 import hashlib
+import json
 from collections.abc import Callable
 
 import pytest
@@ -133,8 +132,11 @@ def test_simultaneous_bidders_do_not_collide(make_user: Callable[..., User]) -> 
         )
     game.refresh_from_db()
     assert game.version == 5
-    reveal = [e for e in Move.objects.get(game=game, version=5).events if e["type"] == "bids_revealed"]
-    assert len(reveal) == 1 and sorted(b["seat"] for b in reveal[0]["bids"]) == [0, 1, 2, 3]
+    reveal = [
+        e for e in Move.objects.get(game=game, version=5).events if e["type"] == "bids_revealed"
+    ]
+    assert len(reveal) == 1
+    assert sorted(b["seat"] for b in reveal[0]["bids"]) == [0, 1, 2, 3]
 
 
 def test_retry_with_the_same_client_id_is_applied_once(make_user: Callable[..., User]) -> None:
@@ -184,7 +186,8 @@ def test_a_replaced_sealed_bid_counts_and_stays_sealed_until_the_reveal(
     for other in users[1:]:
         seen = json.dumps(selectors.game_log(game=game, user=other, since=0, chat=False))
         seen += json.dumps(selectors.game_document(game=game, user=other))
-        assert f"[{hand[1]}, {hand[2]}]" not in seen and f"[{hand[0]}]" not in seen
+        assert f"[{hand[1]}, {hand[2]}]" not in seen
+        assert f"[{hand[0]}]" not in seen
     for user in users[1:]:
         services.action_submit(game_id=game.pk, user=user, action={"type": "bid", "cowboys": []})
     game.refresh_from_db()

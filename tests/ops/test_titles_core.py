@@ -15,8 +15,9 @@ VOCABULARY = re.compile(
 )
 CORE = ("games", "accounts", "notifications", "colorado", "templates", "static")
 SUFFIXES = {".py", ".html", ".txt", ".js", ".css"}
-#: The composition root names the installed titles and the site's default name.
-ALLOWED = {Path("colorado/settings.py")}
+#: The composition roots name the installed titles: the web apps and the site's default
+#: name in the settings, the built-in rules packages in the engine's registry.
+ALLOWED = {Path("colorado/settings.py"), Path("games/engine/__init__.py")}
 
 
 def _core_files() -> list[Path]:

@@ -11,7 +11,7 @@ Caller duties: pass the view and the legal actions of the same seat and state; c
 ``choose`` only when the list is non-empty; pass a seeded ``random.Random`` (bots never
 use the global ``random`` functions), so the same inputs always give the same action.
 The returned dict is one action in the engine's JSON form (CC-12); it may be one that
-``legal_actions`` does not list but ``apply`` accepts (e.g. a bid of several cowboys).
+``legal_actions`` does not list but ``apply`` accepts (e.g. a bid of several pieces).
 """
 
 from __future__ import annotations

@@ -1,11 +1,7 @@
 """``random``: a uniform random player for any title, for fuzzing, benchmarks and as a
-baseline.
-
-It picks uniformly among the legal actions other than ``sell``; bids are random subsets of
-the hand (sometimes empty), sale bids random non-empty subsets of the uncommitted cowboys.
-When a ``sell`` is legal it sells a random cell with a small probability, so that land
-sales get exercised without dominating the game.
-"""
+baseline. It picks uniformly among the legal actions. A title whose legal actions stand for
+a larger set (an action ``apply`` takes but ``legal_actions`` does not list one by one)
+registers a ``random`` bot of its own that covers it (its ``Rules.bots``)."""
 
 from __future__ import annotations
 
@@ -15,17 +11,6 @@ from typing import Any
 from .. import Rules
 
 Action = dict[str, Any]
-
-SELL_CHANCE = 0.02
-EMPTY_BID_CHANCE = 0.2
-
-
-def random_cowboys(pool: list[int], rng: random.Random) -> list[int]:
-    """A random non-empty subset of ``pool``, usually small (mostly 1 to 4 cowboys)."""
-    k = rng.randint(1, len(pool))
-    if rng.random() < 0.7:
-        k = min(k, rng.randint(1, 4))
-    return sorted(rng.sample(pool, k))
 
 
 class RandomBot:
@@ -38,18 +23,4 @@ class RandomBot:
         legal_actions: list[Action],
         rng: random.Random,
     ) -> Action:
-        sells = [a for a in legal_actions if a["type"] == "sell"]
-        others = [a for a in legal_actions if a["type"] != "sell"]
-        if sells and (not others or rng.random() < SELL_CHANCE):
-            return rng.choice(sells)
-        action = rng.choice(others)
-        kind = action["type"]
-        if kind == "bid":
-            hand = list(view.get("hand") or [])
-            if not hand or rng.random() < EMPTY_BID_CHANCE:
-                return {"type": "bid", "cowboys": []}
-            return {"type": "bid", "cowboys": random_cowboys(hand, rng)}
-        if kind == "sale_bid":
-            pool = [c for a in others if a["type"] == "sale_bid" for c in a["cowboys"]]
-            return {"type": "sale_bid", "cowboys": random_cowboys(pool, rng)}
-        return action
+        return dict(rng.choice(legal_actions))

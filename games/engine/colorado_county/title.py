@@ -10,6 +10,7 @@ from .. import IllegalAction
 from . import actions, persist, queries, rules, views
 from .data import DATA
 from .greedy_bot import GreedyBot
+from .random_bot import ColoradoCountyRandomBot
 from .state import State
 
 if TYPE_CHECKING:
@@ -61,7 +62,9 @@ class ColoradoCountyRules:
             "sale_bid": "sale_bids_revealed",
         }
     )
-    bots: Mapping[str, Bot] = MappingProxyType({"greedy": GreedyBot()})
+    bots: Mapping[str, Bot] = MappingProxyType(
+        {"greedy": GreedyBot(), "random": ColoradoCountyRandomBot()}
+    )
     stand_in_bot: str = "greedy"
 
     def normalise_options(self, options: Mapping[str, Any] | None) -> dict[str, str]:

@@ -14,7 +14,8 @@ from tests.engine.colorado_county.helpers import G, random_move, rng
 def test_the_registry_serves_this_title() -> None:
     assert get_rules("colorado-county") is RULES
     assert RULES.stand_in_bot == "greedy"
-    assert set(RULES.bots) == {"greedy"}
+    # Its own random bot takes the generic one's name: bids from the whole hand.
+    assert set(RULES.bots) == {"greedy", "random"}
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])

@@ -1,11 +1,11 @@
-"""The board drawn as SVG from an engine view (titles/colorado_county/board_svg.py) and the log in words."""
+"""The board drawn as SVG from an engine view (board_svg) and the log in words."""
 
 from __future__ import annotations
 
 import re
 
-from titles.colorado_county.board_svg import render_board, render_card, token_svg
 from games.engine import get_rules
+from titles.colorado_county.board_svg import render_board, render_card, token_svg
 from titles.colorado_county.log_words import describe
 
 ENGINE = get_rules("colorado-county")

@@ -1,0 +1,55 @@
+"""Colorado County's ``random`` bot (it takes the generic one's name): a random player
+for fuzzing, benchmarks and as a baseline.
+
+It picks uniformly among the legal actions other than ``sell``; bids are random subsets of
+the hand (sometimes empty), sale bids random non-empty subsets of the uncommitted cowboys.
+When a ``sell`` is legal it sells a random cell with a small probability, so that land
+sales get exercised without dominating the game.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .. import Rules
+
+Action = dict[str, Any]
+
+SELL_CHANCE = 0.02
+EMPTY_BID_CHANCE = 0.2
+
+
+def random_cowboys(pool: list[int], rng: random.Random) -> list[int]:
+    """A random non-empty subset of ``pool``, usually small (mostly 1 to 4 cowboys)."""
+    k = rng.randint(1, len(pool))
+    if rng.random() < 0.7:
+        k = min(k, rng.randint(1, 4))
+    return sorted(rng.sample(pool, k))
+
+
+class ColoradoCountyRandomBot:
+    name = "random"
+
+    def choose(
+        self,
+        rules: Rules,
+        view: dict[str, Any],
+        legal_actions: list[Action],
+        rng: random.Random,
+    ) -> Action:
+        sells = [a for a in legal_actions if a["type"] == "sell"]
+        others = [a for a in legal_actions if a["type"] != "sell"]
+        if sells and (not others or rng.random() < SELL_CHANCE):
+            return rng.choice(sells)
+        action = rng.choice(others)
+        kind = action["type"]
+        if kind == "bid":
+            hand = list(view.get("hand") or [])
+            if not hand or rng.random() < EMPTY_BID_CHANCE:
+                return {"type": "bid", "cowboys": []}
+            return {"type": "bid", "cowboys": random_cowboys(hand, rng)}
+        if kind == "sale_bid":
+            pool = [c for a in others if a["type"] == "sale_bid" for c in a["cowboys"]]
+            return {"type": "sale_bid", "cowboys": random_cowboys(pool, rng)}
+        return action
