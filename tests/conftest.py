@@ -8,6 +8,7 @@ green CI run therefore proves they ran.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -96,3 +97,13 @@ def real_worker(settings: Any, tmp_path: Any, worker_id: str) -> Any:
             yield
     finally:
         conf.update(saved)
+
+
+@pytest.fixture
+def tiny_title() -> Iterator[Any]:
+    """The test-only title ``tiny-duel`` (tests/tiny_title.py), registered for one test:
+    its rules only, so the site shows it with the generic web side."""
+    from tests.tiny_title import registered
+
+    with registered() as rules:
+        yield rules

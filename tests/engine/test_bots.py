@@ -12,7 +12,7 @@ from games.engine.bots import GENERIC_BOTS, bot_names, get_bot
 from games.engine.bots.random_bot import RandomBot
 from games.engine.colorado_county.greedy_bot import GreedyBot
 from games.engine.colorado_county.random_bot import ColoradoCountyRandomBot
-from tests.engine.tiny_title import HighBot, TinyDuel, registered
+from tests.tiny_title import HighBot, TinyDuel, registered
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from games.engine import (
     validate_options,
 )
 from games.engine.bots import bot_names
-from tests.engine.tiny_title import TinyDuel, registered
+from tests.tiny_title import TinyDuel, registered
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from games.engine import IllegalAction, get_rules
 from games.engine.bots import get_bot
 from games.engine.replay import MoveRefused, Replay, replay
 from tests.engine.colorado_county.helpers import random_move
-from tests.engine.tiny_title import TinyDuel, registered
+from tests.tiny_title import TinyDuel, registered
 
 Move = tuple[int, Any]
 
