@@ -32,6 +32,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.core.signals import got_request_exception
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -73,7 +74,14 @@ def unavailable_response(request: HttpRequest) -> HttpResponse:
     if request.path.startswith("/api/"):
         response = JsonResponse({"code": "unavailable", "message": message}, status=503)
     else:
-        html = render_to_string("503.html", {"message": message})
+        html = render_to_string(
+            "503.html",
+            {
+                "message": message,
+                "site_name": settings.SITE_NAME,
+                "site_short_name": settings.SITE_SHORT_NAME,
+            },
+        )
         response = HttpResponse(html, status=503)
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     response["Cache-Control"] = "no-store"

@@ -78,7 +78,7 @@ class Game(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.game} #{self.pk} ({self.status})"
+        return f"{self.title} #{self.pk} ({self.status})"
 
 
 class Seat(models.Model):
