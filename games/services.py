@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from games import bots as bot_players
 from games import rows
+from games.clocks.arithmetic import InvalidClock, resolve_clock
 from games.engine import IllegalAction, get_game, validate_options
 from games.errors import BadRequest, Conflict, IllegalMove, NotAllowed, NotFound, StaleVersion
 from games.models import ChatMessage, Game, Invitation, Move, SealedBid, Seat, SeatHandover
@@ -52,7 +53,7 @@ __all__ = [
 
 CLIENT_ID_MAX = 64
 # The client ids the server makes for its own moves (``bot:<version>:<seat>`` in
-# games.tasks, ``timeout:<version>:<seat>`` in games.deadlines). A player who sent one first
+# games.tasks, ``timeout:<version>:<seat>`` in games.clocks.sweep). A player who sent one first
 # made the server's move look like a retry, and it was never made: players may not use them.
 RESERVED_CLIENT_ID_PREFIXES = ("bot:", "timeout:")
 CHAT_MAX = 500
@@ -104,8 +105,6 @@ def _locked(game_id: Any) -> Game:
 
 def _clock_seconds(clock: Any) -> tuple[int, int, int]:
     """A preset name, ``None`` or hours, as seconds (rules in ``games.clocks``)."""
-    from games.clocks import InvalidClock, resolve_clock
-
     try:
         settings = resolve_clock(clock)
     except InvalidClock as exc:

@@ -40,7 +40,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.services import REMINDER_HOURS_MAX
-from games import clocks
+from games.clocks.arithmetic import zone
 from games.models import Game, Seat
 from notifications.models import Notification, OutboxMail
 
@@ -137,7 +137,7 @@ def players_of(game: Game) -> list[str]:
 def local_deadline(deadline: datetime | None, user: User) -> datetime | None:
     if deadline is None:
         return None
-    return deadline.astimezone(clocks.zone(user.time_zone))
+    return deadline.astimezone(zone(user.time_zone))
 
 
 def time_left_text(deadline: datetime | None, now: datetime) -> str:
@@ -166,7 +166,7 @@ class Mail:
 
 
 def _render_and_send(user: User, mail: Mail) -> None:
-    tz = clocks.zone(user.time_zone)
+    tz = zone(user.time_zone)
     language = user.language or settings.LANGUAGE_CODE
     with translation.override(language), timezone.override(tz):
         context = {
@@ -621,7 +621,7 @@ def digest_readers(*, now: datetime) -> list[User]:
     return [
         u
         for u in readers.only("pk", "time_zone")
-        if now.astimezone(clocks.zone(u.time_zone)).hour == DIGEST_LOCAL_HOUR
+        if now.astimezone(zone(u.time_zone)).hour == DIGEST_LOCAL_HOUR
     ]
 
 
@@ -632,7 +632,7 @@ def digest_send(*, user_id: int, now: datetime | None = None) -> bool:
     user = User.objects.filter(pk=user_id).first()
     if user is None or user.email_notifications != User.EmailNotifications.DIGEST:
         return False
-    local_day = now.astimezone(clocks.zone(user.time_zone)).date()
+    local_day = now.astimezone(zone(user.time_zone)).date()
 
     def build() -> Mail | None:
         seats = [
