@@ -13,9 +13,8 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from games.clocks.seat_clock import counts_as_person
 from games.errors import BadRequest, Conflict, NotAllowed, NotFound
-from games.models import Game, Seat
+from games.models import Game, ReplaceVote, Seat
 from games.services import game_update_announce, seat_hand_to_bot
-from notifications.models import ReplaceVote
 
 #: Misses after which the other players of a waiting table may vote to replace the player.
 MISSES_BEFORE_VOTE = 2
