@@ -19,7 +19,7 @@ from games.errors import GameError
 from games.models import Game, Seat
 from games.services import action_submit
 from games.snapshots import engine_for, load_state
-from games.tasks_mail import send_missed_email, send_vacation_email
+from notifications.tasks import send_missed_email, send_vacation_email
 
 log = logging.getLogger(__name__)
 

@@ -20,8 +20,8 @@ from django.core import mail
 from django.test import Client, TestCase
 
 from accounts.models import User
-from games.tasks_mail import send_outbox_mail
 from notifications.models import OutboxMail
+from notifications.tasks import send_outbox_mail
 from tests.accounts.factories import make_user
 
 # Celery runs eagerly here too: the games tests' autouse fixture, shared rather than copied.
