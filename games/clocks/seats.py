@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from games.bots import stand_in_kind
 from games.clocks.seat_clock import counts_as_person
 from games.errors import BadRequest, Conflict, NotAllowed, NotFound
 from games.models import Game, ReplaceVote, Seat
@@ -48,7 +49,9 @@ def seat_resign(*, game_id: int, user: User) -> Seat:
         )
     if seat.game.status != Game.Status.RUNNING:
         raise Conflict(_("Only a running game can be resigned."), code="not_running")
-    return seat_hand_to_bot(game_id=game_id, seat=seat.seat, bot_kind="greedy", reason="resign")
+    return seat_hand_to_bot(
+        game_id=game_id, seat=seat.seat, bot_kind=stand_in_kind(seat.game), reason="resign"
+    )
 
 
 def _vote_refusal(game: Game, seats: list[Seat], voter: Any, target: Seat | None) -> Any:
@@ -109,7 +112,9 @@ def replace_vote_cast(*, game_id: int, voter: User, seat: Any) -> VoteCount:
         needed = len(electorate) // 2 + 1
         replaced = votes >= needed
         if replaced:
-            seat_hand_to_bot(game_id=game.pk, seat=seat, bot_kind="greedy", reason="vote")
+            seat_hand_to_bot(
+                game_id=game.pk, seat=seat, bot_kind=stand_in_kind(game), reason="vote"
+            )
         else:  # the other players' pages show the new count
             game_update_announce(game_id=game.pk, version=int(game.version), refresh=True)
     return VoteCount(votes=votes, needed=needed, replaced=replaced)

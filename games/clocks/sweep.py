@@ -1,6 +1,6 @@
 """The deadline sweep: every minute (``games.tasks_clock.sweep_deadlines``) the seats whose
 deadline passed are claimed and handled, one transaction each: vacation first, then the bot
-stands in or the table waits. Rules: ``docs/clocks.md``."""
+stands in (``games.bot_play``) or the table waits. Rules: ``docs/clocks.md``."""
 
 from __future__ import annotations
 
@@ -12,13 +12,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games.bots import bot_choose, bot_rng
+from games.bot_play import bot_play
+from games.bots import stand_in_kind
 from games.clocks import arithmetic
 from games.clocks.seat_clock import counts_as_person, user_zone
-from games.errors import GameError
 from games.models import Game, Seat
-from games.services import action_submit
-from games.snapshots import engine_for, load_state
 from notifications.tasks import send_missed_email, send_vacation_email
 
 log = logging.getLogger(__name__)
@@ -62,7 +60,7 @@ def deadline_handle(*, claim: Claim, now: datetime) -> str:
     * ``cleared``: the seat is not due any more (game over, aborted, step passed);
     * ``away``: its player is away; the deadline moves to their return;
     * ``vacation``: a day of vacation (or what is left) moved the deadline;
-    * ``bot_moved``: the greedy bot made the move for the seat (``actor="timeout"``, in the
+    * ``bot_moved``: the stand-in bot made the move for the seat (``actor="timeout"``, in the
       same transaction: no half move), or for a bot seat whose task got lost;
     * ``waiting``: the table waits; the others are told, and after the second miss may vote;
     * ``refused``: the bot's move was refused; the seat is due again after the lease.
@@ -120,33 +118,17 @@ def _tell_vacation_used(seat_id: int, deadline: datetime) -> None:
 
 
 def _bot_stands_in(game: Game, seat: Seat, *, person: bool) -> str:
+    """The bot moves for the seat, in the sweep's transaction: the stand-in for a late
+    person (``actor="timeout"``), or the seat's own bot whose task got lost."""
     number = int(seat.seat)  # type: ignore[arg-type]
-    engine = engine_for(game)
-    state = load_state(game)
-    legal = engine.legal_actions(state, number)
-    if not legal:
-        log.warning("seat %s of game %s is due but has no legal action", seat.pk, game.pk)
-        return "refused"
-    action = bot_choose(
-        kind=seat.bot_kind or "greedy",
-        engine=engine,
-        view=engine.view(state, number),
-        legal_actions=legal,
-        rng=bot_rng(seed=game.seed, version=game.version, seat=number),
+    played = bot_play(
+        game=game,
+        seat=number,
+        kind=seat.bot_kind or stand_in_kind(game),
+        actor="timeout" if person else "bot",
+        client_id=f"timeout:{game.version}:{number}",
     )
-    try:
-        action_submit(
-            game_id=game.pk,
-            seat=number,
-            action=action,
-            version=game.version,
-            client_id=f"timeout:{game.version}:{number}",
-            actor="timeout" if person else "bot",
-        )
-    except GameError as exc:
-        log.warning("timeout move for seat %s of game %s refused: %r", seat.pk, game.pk, exc)
-        return "refused"
-    return "bot_moved"
+    return "bot_moved" if played == "moved" else "refused"
 
 
 def _table_waits(game: Game, seat: Seat, *, now: datetime) -> str:
