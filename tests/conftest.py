@@ -8,6 +8,7 @@ green CI run therefore proves they ran.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -74,6 +75,19 @@ def fresh_cache(settings: Any, worker_id: str) -> None:
 def channel_prefix(worker_id: str) -> str:
     """The channel layer prefix of a test worker (the live servers it starts share it)."""
     return f"{os.environ.get('CHANNEL_PREFIX', 'colorado')}-test-{worker_id}"
+
+
+@pytest.fixture
+def eager_tasks(settings: Any) -> Iterator[None]:
+    """Run Celery tasks (bot moves, mails) eagerly, in the caller's thread. Autouse in the
+    packages whose tests all want it (tests/games, tests/notifications)."""
+    from colorado.celery import app as celery_app
+
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    before = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = before
 
 
 @pytest.fixture
