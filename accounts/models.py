@@ -30,7 +30,7 @@ class User(AbstractUser):
     vacation_days = models.FloatField(_("vacation days left"), default=10.0)
     away_until = models.DateTimeField(_("away until"), null=True, blank=True)
     #: The last day (in the player's time zone) that earned vacation: one statement decides
-    #: whether a move is the first of its day (see games.deadlines._accrue_vacation).
+    #: whether a move is the first of its day (see games.clocks.advance._accrue_vacation).
     vacation_accrued_on = models.DateField(_("vacation last earned on"), null=True, blank=True)
 
     class Meta:

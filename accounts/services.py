@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import ApiToken, User
+from games.clocks.vacation import VacationError, vacation_cancel, vacation_take
 
 
 def _digest(token: str) -> str:
@@ -214,7 +215,7 @@ SETTINGS_FIELDS = (
     "away_until",
 )
 REMINDER_HOURS_MAX = 72
-AWAY_MAX_DAYS = 30  # the clock rules' longest absence (games.clocks.VACATION_DAYS_MAX)
+AWAY_MAX_DAYS = 30  # the clock rules' longest absence (games.clocks.arithmetic.VACATION_DAYS_MAX)
 
 
 class SettingsError(ValueError):
@@ -311,10 +312,8 @@ def user_settings_update(*, user: User, changes: Mapping[str, Any]) -> User:
     """Check ``changes`` (see ``user_settings_check``), then save them all, or nothing.
 
     ``away_until`` is vacation taken in advance: it goes through the clock rules
-    (``games.deadlines.vacation_take`` / ``vacation_cancel``), which charge vacation days and
+    (``games.clocks.vacation.vacation_take`` / ``vacation_cancel``), which charge vacation days and
     pause the player's clocks in every game, in the same transaction as the other fields."""
-    from games.deadlines import VacationError, vacation_cancel, vacation_take
-
     cleaned = user_settings_check(user=user, changes=changes)
     away_changed = "away_until" in cleaned and cleaned["away_until"] != user.away_until
     away = cleaned.pop("away_until", None)

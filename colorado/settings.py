@@ -263,7 +263,9 @@ BOT_STALL_SECONDS = env.env_int("BOT_STALL_SECONDS", 30, minimum=1)
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 # Task modules that ``autodiscover_tasks`` (which only finds ``<app>.tasks``) would miss.
-CELERY_IMPORTS = ["games.tasks_clock", "games.tasks_mail"]
+# The mail tasks are ``notifications.tasks`` (autodiscovered), registered under their old
+# names ``games.tasks_mail.*`` so that queued messages and the schedule below still match.
+CELERY_IMPORTS = ["games.tasks_clock"]
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "heartbeat": {
         "task": "colorado.tasks.heartbeat",

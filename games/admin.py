@@ -10,7 +10,7 @@ from django.utils.translation import ngettext
 
 from games import services
 from games.errors import GameError
-from games.models import ChatMessage, Game, Invitation, Move, Seat, SeatHandover
+from games.models import ChatMessage, Game, Invitation, Move, ReplaceVote, Seat, SeatHandover
 
 
 class SeatInline(admin.TabularInline):
@@ -79,3 +79,9 @@ class ChatMessageAdmin(admin.ModelAdmin):
 
 
 admin.site.register(Invitation)
+
+
+@admin.register(ReplaceVote)
+class ReplaceVoteAdmin(admin.ModelAdmin):
+    list_display = ["seat", "voter", "created_at"]
+    readonly_fields = ["seat", "voter", "created_at"]

@@ -1,5 +1,5 @@
 """Clock endpoints of the JSON API: resigning and voting to replace a player who keeps
-missing deadlines. Thin: the work is in ``games.deadlines``."""
+missing deadlines. Thin: the work is in ``games.clocks.seats``."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from django.http import HttpRequest
 from ninja import Router, Schema
 
 from colorado.api import ApiError
+from games.clocks.seats import replace_vote_cast, seat_resign
+from games.errors import GameError
 
 router = Router(tags=["clocks"])
 
@@ -37,9 +39,6 @@ def _api_error(exc: Any) -> ApiError:
 def replace_vote(request: HttpRequest, game_id: int, payload: ReplaceVoteIn) -> dict[str, Any]:
     """Vote to hand a seat whose player missed two deadlines to the bot. A strict majority of
     the other players replaces them. Voting again changes nothing."""
-    from games.deadlines import replace_vote_cast
-    from games.errors import GameError
-
     try:
         count = replace_vote_cast(game_id=game_id, voter=request.user, seat=payload.seat)
     except GameError as exc:
@@ -55,9 +54,6 @@ def replace_vote(request: HttpRequest, game_id: int, payload: ReplaceVoteIn) -> 
 @router.post("/games/{game_id}/resign", response=ResignOut)
 def resign(request: HttpRequest, game_id: int) -> dict[str, Any]:
     """Give up: the bot plays your seat to the end; you are ranked last."""
-    from games.deadlines import seat_resign
-    from games.errors import GameError
-
     try:
         seat = seat_resign(game_id=game_id, user=request.user)
     except GameError as exc:

@@ -7,8 +7,8 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self) -> None:
-        from games import deadlines
+        from games.clocks import advance
         from games.signals import game_advanced
 
         # Clocks start and stop inside the move's transaction (docs/clocks.md).
-        game_advanced.connect(deadlines.on_game_advanced, dispatch_uid="games.clocks")
+        game_advanced.connect(advance.on_game_advanced, dispatch_uid="games.clocks")

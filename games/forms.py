@@ -150,7 +150,7 @@ class ChatForm(forms.Form):
 
 
 class ReplaceVoteForm(forms.Form):
-    """A vote to replace the player of ``seat`` by the bot (rules: games.deadlines)."""
+    """A vote to replace the player of ``seat`` by the bot (rules: games.clocks.seats)."""
 
     seat = forms.IntegerField(min_value=0, max_value=99)
 

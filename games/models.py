@@ -1,4 +1,4 @@
-"""Tables, seats, the move log, invitations and chat.
+"""Tables, seats, the move log, invitations, chat and replace votes.
 
 The move log is the truth (one ``Move`` per accepted action); ``Game.state`` is a snapshot of
 the engine's full, secret state kept beside it for speed. Only ``games.services`` writes these
@@ -175,6 +175,24 @@ class SeatHandover(models.Model):
 
     def __str__(self) -> str:
         return f"seat {self.seat} of game {self.game_id} to the bot ({self.reason})"
+
+
+class ReplaceVote(models.Model):
+    """A player's vote to hand ``seat`` (a player who missed two deadlines) to a bot
+    (``games.clocks.seats``). Until migration 0008 it lived in ``notifications``; the rows
+    were kept, the table renamed."""
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+")
+    voter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["seat", "voter"], name="replacevote_unique_voter")
+        ]
+
+    def __str__(self) -> str:
+        return f"vote of {self.voter_id} to replace seat {self.seat_id}"
 
 
 class Move(models.Model):

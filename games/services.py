@@ -19,7 +19,7 @@ import hashlib
 import logging
 import random
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.db import transaction
@@ -29,8 +29,10 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from games import bots as bot_players
 from games import rows
+from games.clocks.arithmetic import InvalidClock, resolve_clock
 from games.engine import IllegalAction, get_rules, validate_options
 from games.errors import BadRequest, Conflict, IllegalMove, NotAllowed, NotFound, StaleVersion
+from games.fairness import competition_ranks
 from games.models import ChatMessage, Game, Invitation, Move, Seat, SeatHandover
 from games.signals import game_advanced, game_finished
 from games.snapshots import engine_for, load_state, remember_state
@@ -53,7 +55,7 @@ __all__ = [
 
 CLIENT_ID_MAX = 64
 # The client ids the server makes for its own moves (``bot:<version>:<seat>`` in
-# games.tasks, ``timeout:<version>:<seat>`` in games.deadlines). A player who sent one first
+# games.tasks, ``timeout:<version>:<seat>`` in games.clocks.sweep). A player who sent one first
 # made the server's move look like a retry, and it was never made: players may not use them.
 RESERVED_CLIENT_ID_PREFIXES = ("bot:", "timeout:")
 CHAT_MAX = 500
@@ -102,8 +104,6 @@ def _locked(game_id: Any) -> Game:
 
 def _clock_seconds(clock: Any) -> tuple[int, int, int]:
     """A preset name, ``None`` or hours, as seconds (rules in ``games.clocks``)."""
-    from games.clocks import InvalidClock, resolve_clock
-
     try:
         settings = resolve_clock(clock)
     except InvalidClock as exc:
@@ -117,11 +117,6 @@ def _seat_of(game: Game, user: Any) -> Seat | None:
     if user is None or not getattr(user, "is_authenticated", False):
         return None
     return Seat.objects.filter(game=game, user=user).first()
-
-
-def _ranks(scores: Sequence[int]) -> list[int]:
-    """Competition ranks: 1 for the best score, ties share a rank."""
-    return [1 + sum(1 for other in scores if other > s) for s in scores]
 
 
 def game_update_announce(*, game_id: int, version: int, refresh: bool = False) -> None:
@@ -221,12 +216,6 @@ def _wake_bot(game_id: int, version: int) -> None:
         queue_bot_move(game_id=game_id, version=version)
     except Exception as exc:
         _layer_failed(f"queueing the bot move at version {version}", game_id, exc)
-
-
-def _bot_due(game: Game) -> bool:
-    if game.status != Game.Status.RUNNING or not game.to_act:
-        return False
-    return Seat.objects.filter(game=game, seat__in=game.to_act).exclude(bot_kind="").exists()
 
 
 # --- tables ------------------------------------------------------------------------------
@@ -437,7 +426,7 @@ def _start(game: Game) -> None:
         previous_to_act=frozenset(),
         to_act=frozenset(game.to_act),
     )
-    _after_change(game, bot_due=_bot_due(game), state=state)
+    _after_change(game, bot_due=bot_players.bot_to_act(game) is not None, state=state)
 
 
 def game_abort(*, game_id: int) -> Game:
@@ -621,7 +610,7 @@ def action_submit(
         over = engine.is_over(new_state)
         if over:
             scores = list(engine.result(new_state))
-            ranks = _ranks(scores)
+            ranks = competition_ranks(scores)
             game.result = {"scores": scores, "ranks": ranks}
             game.status = Game.Status.FINISHED
             game.finished_at = now
@@ -648,7 +637,7 @@ def action_submit(
         )
         if over:
             game_finished.send(sender=Game, game=game)
-        bot_due = not over and any(s.bot_kind and s.seat in game.to_act for s in seats)
+        bot_due = bot_players.bot_to_act(game, seats) is not None
         _after_change(game, bot_due=bot_due, state=new_state, move=move)
     return game
 
@@ -675,9 +664,10 @@ HANDOVER_REASONS = ("resign", "vote")
 
 
 def seat_hand_to_bot(
-    *, game_id: int, seat: int | Seat, bot_kind: str = "greedy", reason: str
+    *, game_id: int, seat: int | Seat, bot_kind: str | None = None, reason: str
 ) -> Seat:
-    """Let a bot play a person's ``seat`` for the rest of the game. ``reason``: ``resign``
+    """Let a bot (``bot_kind``; default: the table's stand-in, ``games.bots.stand_in_kind``)
+    play a person's ``seat`` for the rest of the game. ``reason``: ``resign``
     (the player gave up) or ``vote`` (the other players replaced them after missed
     deadlines). Either way the person is out: they can no longer act at this table and are
     ranked last (``Seat.is_out``); a ``SeatHandover`` row puts it in the game log. Queues
@@ -686,10 +676,11 @@ def seat_hand_to_bot(
         raise BadRequest(_("Unknown reason."), code="bad_reason")
     with transaction.atomic():
         game = _locked(game_id)
-        if bot_kind not in bot_players.bot_kinds(game.title):
+        if bot_kind is not None and bot_kind not in bot_players.bot_kinds(game.title):
             raise BadRequest(_("Unknown bot kind."), code="unknown_bot")
         if game.status != Game.Status.RUNNING:
             raise Conflict(_("This game is not running."), code="not_running")
+        bot_kind = bot_kind or bot_players.stand_in_kind(game)
         number = seat.seat if isinstance(seat, Seat) else seat
         row = Seat.objects.filter(game=game, seat=number).select_related("user").first()
         if row is None:
@@ -707,7 +698,7 @@ def seat_hand_to_bot(
             reason=reason,
             version=game.version,
         )
-        _after_change(game, bot_due=row.seat in game.to_act, refresh=True)
+        _after_change(game, bot_due=bot_players.bot_to_act(game, [row]) is not None, refresh=True)
     return row
 
 

@@ -8,8 +8,8 @@ was away. The game then shows the bot to act and nothing happens until the bot's
 deadline, days later.
 
 So the sweep (``games.tasks_clock.sweep_deadlines``) asks ``bots_stalled`` for running games
-where a bot is to act — a bot account's seat, or a person's seat handed to the bot
-(``Seat.bot_kind`` non-empty, seat in ``Game.to_act``) — and nothing has changed for
+where a bot is to act (``games.bots.seats_bot_due``: a bot account's seat, or a person's
+seat handed to the bot, in ``Game.to_act``) and nothing has changed for
 ``BOT_STALL_SECONDS`` (every move sets ``Game.updated_at``), and queues ``bot_move`` again.
 That is safe to do any number of times: ``bot_move`` refuses a version the game has left
 and its ``client_id`` (``bot:<version>:<seat>``) makes the move once.
@@ -20,13 +20,12 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.conf import settings
-from django.db.models import BooleanField, Func
 from django.utils import timezone
 
-from games.models import Game, Seat
+from games.bots import seats_bot_due
+from games.tasks import bot_move, queue_bot_move
 
 log = logging.getLogger(__name__)
 
@@ -35,30 +34,6 @@ STALL_LIMIT = 200
 #: A task queued again by the sweep is dropped unstarted after this long: while the workers
 #: are away, each sweep queues the stalled bots again, and the copies must not pile up.
 REQUEUE_EXPIRES = timedelta(minutes=5)
-
-
-class _ToActHas(Func):
-    """SQL: ``to_act`` (a JSON list of seat numbers) contains ``seat``. Portable, so the
-    whole test is one query with no row fetched for a bot that is not to act."""
-
-    output_field = BooleanField()
-    arity = 2
-
-    def as_sql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
-        raise NotImplementedError(f"no JSON containment for {connection.vendor}")
-
-    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
-        to_act, to_act_params = compiler.compile(self.source_expressions[0])
-        seat, seat_params = compiler.compile(self.source_expressions[1])
-        # jsonb @> a scalar: true when the array holds it.
-        return f"({to_act} @> to_jsonb({seat}))", (*to_act_params, *seat_params)
-
-    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> Any:
-        to_act, to_act_params = compiler.compile(self.source_expressions[0])
-        seat, seat_params = compiler.compile(self.source_expressions[1])
-        # Both fragments are compiled column references; their parameters stay separate.
-        sql = f"EXISTS (SELECT 1 FROM json_each({to_act}) WHERE json_each.value = {seat})"  # noqa: S608
-        return sql, (*to_act_params, *seat_params)
 
 
 @dataclass(frozen=True)
@@ -82,13 +57,8 @@ def bots_stalled(
     grace = settings.BOT_STALL_SECONDS if grace_seconds is None else grace_seconds
     cutoff = now - timedelta(seconds=grace)
     rows = (
-        Seat.objects.filter(
-            game__status=Game.Status.RUNNING,
-            game__updated_at__lt=cutoff,
-            seat__isnull=False,
-        )
-        .exclude(bot_kind="")
-        .filter(_ToActHas("game__to_act", "seat"))
+        seats_bot_due()
+        .filter(game__updated_at__lt=cutoff)
         .order_by("game__updated_at", "game_id", "seat")
         .values_list("game_id", "game__version", "seat", "game__updated_at")
     )
@@ -105,8 +75,6 @@ def bots_stalled(
 def bots_requeue(*, now: datetime | None = None, limit: int = STALL_LIMIT) -> int:
     """Queue ``bot_move`` again for every stalled bot (``bots_stalled``); returns how many.
     Logged, so an operator sees tasks being lost."""
-    from games.tasks import bot_move, queue_bot_move
-
     stalls = bots_stalled(now=now, limit=limit)
     for stall in stalls:
         log.warning(

@@ -3,7 +3,8 @@
 ``bot_move(game_id, version)`` is queued on commit whenever a bot seat must act. It is
 idempotent by version: if the game moved on (or already finished) it does nothing, and its
 ``client_id`` is derived from the version, so a redelivered task (``acks_late``) cannot play
-twice. The bot sees only its own seat's view, like a person using the API.
+twice. The move itself is ``games.bot_play.bot_play`` (the bot sees only its own seat's
+view, like a person using the API).
 
 Nothing waits on this one task: if it is lost (a killed worker, a Redis restart) the sweep
 queues it again (``games.stalls``); if the database is away it retries with backoff
@@ -12,15 +13,15 @@ queues it again (``games.stalls``); if the database is away it retries with back
 
 from __future__ import annotations
 
-import logging
 import threading
-from typing import Any
 
 from celery import Task, shared_task
 
 from colorado.db_retry import DB_ERRORS, retry_on_db_error
+from games.bot_play import bot_play
+from games.bots import bot_to_act
+from games.models import Game
 
-log = logging.getLogger(__name__)
 _local = threading.local()
 
 
@@ -66,49 +67,19 @@ def bot_move(self: Task, game_id: int, version: int) -> str:
 
 
 def _bot_move(game_id: int, version: int) -> str:
-    from games.bots import bot_choose, bot_rng
-    from games.errors import GameError
-    from games.models import Game, Seat
-    from games.services import action_submit
-    from games.snapshots import engine_for, load_state
-
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status != Game.Status.RUNNING or game.version != version:
         return "stale"
-    seat = (
-        Seat.objects.filter(game=game, seat__in=game.to_act)
-        .exclude(bot_kind="")
-        .order_by("seat")
-        .first()
-    )
+    seat = bot_to_act(game)
     if seat is None or seat.seat is None:
         return "no bot to act"
-    engine = engine_for(game)
-    state = load_state(game)
-    legal: list[dict[str, Any]] = engine.legal_actions(state, seat.seat)
-    if not legal:
-        return "no legal action"
-    view = engine.view(state, seat.seat)
-    action = bot_choose(
+    # A bot account's seat, or a person's seat handed to the bot for good (resigned, or
+    # replaced by vote). "timeout" is the single move the bot makes for a late player who
+    # keeps the seat (games.clocks.sweep).
+    return bot_play(
+        game=game,
+        seat=int(seat.seat),
         kind=seat.bot_kind,
-        engine=engine,
-        view=view,
-        legal_actions=legal,
-        rng=bot_rng(seed=game.seed, version=version, seat=seat.seat),
+        actor="bot",
+        client_id=f"bot:{version}:{seat.seat}",
     )
-    try:
-        action_submit(
-            game_id=game_id,
-            seat=seat.seat,
-            action=action,
-            version=version,
-            client_id=f"bot:{version}:{seat.seat}",
-            # A bot account's seat, or a person's seat handed to the bot for good
-            # (resigned, or replaced by vote). "timeout" is the single move the bot makes
-            # for a late player who keeps the seat (games.deadlines).
-            actor="bot",
-        )
-    except GameError as exc:  # the game moved on under us; the next task takes over
-        log.info("bot move in game %s at version %s refused: %r", game_id, version, exc)
-        return "refused"
-    return "moved"

@@ -1,6 +1,6 @@
 """Celery tasks for clocks: the deadline sweep (beat, every minute).
 
-Thin: the work is in ``games.deadlines``. The sweep claims each due seat with a conditional
+Thin: the work is in ``games.clocks.sweep``. The sweep claims each due seat with a conditional
 UPDATE (safe with two schedulers running) and handles it in one transaction, so a worker
 killed mid-task leaves no half move; the claim's lease makes the seat due again, and the
 timeout move's ``client_id`` (``timeout:<version>:<seat>``) means it is made once.
@@ -13,8 +13,13 @@ beat sends a new one every ``SWEEP_SECONDS`` anyway.
 from __future__ import annotations
 
 from celery import Task, shared_task
+from django.utils import timezone
 
 from colorado.db_retry import DB_ERRORS, retry_on_db_error
+from games.clocks.sweep import deadlines_sweep
+from games.stalls import bots_requeue
+from notifications.services import outbox_requeue, reminders_due, turn_mails_queue
+from notifications.tasks import send_reminder
 
 SWEEP_DB_RETRIES = 3
 
@@ -39,13 +44,6 @@ def sweep_deadlines(self: Task) -> dict[str, int]:
 
 
 def _sweep() -> dict[str, int]:
-    from django.utils import timezone
-
-    from games.deadlines import deadlines_sweep
-    from games.stalls import bots_requeue
-    from games.tasks_mail import send_reminder
-    from notifications.services import outbox_requeue, reminders_due, turn_mails_queue
-
     now = timezone.now()
     outcomes = deadlines_sweep(now=now)
     outcomes["bots_requeued"] = bots_requeue(now=now)

@@ -20,7 +20,8 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import deadlines, selectors, services
+from games import selectors, services
+from games.clocks.seats import replace_vote_cast, replace_votes_open, seat_resign
 from games.engine import IllegalAction
 from games.errors import GameError
 from games.forms import ChatForm, MoveForm, NewTableForm, ReplaceVoteForm
@@ -179,7 +180,7 @@ def page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     )
     ctx: dict[str, Any] = {
         "web_title": title,
-        "replace_votes": deadlines.replace_votes_open(game=game, viewer=user),
+        "replace_votes": replace_votes_open(game=game, viewer=user),
         "game": game,
         "doc": doc,
         "view": view,
@@ -359,7 +360,7 @@ def _seat_service(request: HttpRequest, game_id: int, name: str) -> HttpResponse
             return redirect("home")
         else:
             # The same service as POST /api/games/{id}/resign.
-            deadlines.seat_resign(game_id=game_id, user=request.user)
+            seat_resign(game_id=game_id, user=request.user)
             messages.success(request, _("You resigned; a bot plays your seat from now on."))
     except GameError as exc:
         return error_reply(request, game_id, exc.status, exc.code, exc.message)
@@ -394,7 +395,7 @@ def replace_vote(request: HttpRequest, game_id: int) -> HttpResponse:
         )
     number = form.cleaned_data["seat"]
     try:
-        count = deadlines.replace_vote_cast(game_id=game_id, voter=request.user, seat=number)
+        count = replace_vote_cast(game_id=game_id, voter=request.user, seat=number)
     except GameError as exc:
         return error_reply(request, game_id, exc.status, exc.code, exc.message)
     if wants_json(request):

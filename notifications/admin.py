@@ -1,4 +1,4 @@
-"""The admin of notifications, the outbox and replace votes.
+"""The admin of notifications and the outbox.
 
 The outbox admin never shows a mail's body or headers: an unsent password reset or
 confirmation mail holds a key that lets whoever reads it take over the account. Operators
@@ -14,7 +14,7 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from notifications.models import Notification, OutboxMail, ReplaceVote
+from notifications.models import Notification, OutboxMail
 from notifications.services import outbox_queue
 
 
@@ -61,9 +61,3 @@ class OutboxMailAdmin(admin.ModelAdmin):
         for pk in ids:
             outbox_queue(pk)
         self.message_user(request, f"{len(ids)} mail(s) queued again.")
-
-
-@admin.register(ReplaceVote)
-class ReplaceVoteAdmin(admin.ModelAdmin):
-    list_display = ["seat", "voter", "created_at"]
-    readonly_fields = ["seat", "voter", "created_at"]

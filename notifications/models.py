@@ -1,5 +1,4 @@
-"""Notifications sent to players, the outbox of account mails, and votes to replace a
-player who keeps missing deadlines.
+"""Notifications sent to players and the outbox of account mails.
 
 ``Notification.key`` is unique: a notification is recorded under its key before the mail
 leaves, so however often a task runs, each (seat, version, kind) is mailed at most once.
@@ -87,19 +86,3 @@ class OutboxMail(models.Model):
 
     def __str__(self) -> str:
         return f"{self.template or 'mail'} to {self.to}"
-
-
-class ReplaceVote(models.Model):
-    """A player's vote to hand ``seat`` (a player who missed two deadlines) to a bot."""
-
-    seat = models.ForeignKey("games.Seat", on_delete=models.CASCADE, related_name="+")
-    voter = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["seat", "voter"], name="replacevote_unique_voter")
-        ]
-
-    def __str__(self) -> str:
-        return f"vote of {self.voter_id} to replace seat {self.seat_id}"

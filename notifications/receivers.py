@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from games import rows
 from games.models import Game, Seat
+from notifications.tasks import send_finished_email
 
 log = logging.getLogger(__name__)
 
@@ -64,8 +65,6 @@ def on_game_finished(sender: Any, *, game: Game, **kwargs: Any) -> None:
     seat_ids = list(Seat.objects.filter(game=game, user__is_bot=False).values_list("pk", flat=True))
 
     def queue() -> None:
-        from games.tasks_mail import send_finished_email
-
         for seat_id in seat_ids:
             send_finished_email.delay(seat_id)
 

@@ -40,7 +40,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.services import REMINDER_HOURS_MAX
-from games import clocks
+from games.clocks.arithmetic import zone
 from games.engine import get_rules
 from games.models import Game, Seat
 from games.snapshots import engine_for, load_state
@@ -118,7 +118,7 @@ def players_of(game: Game) -> list[str]:
 def local_deadline(deadline: datetime | None, user: User) -> datetime | None:
     if deadline is None:
         return None
-    return deadline.astimezone(clocks.zone(user.time_zone))
+    return deadline.astimezone(zone(user.time_zone))
 
 
 def time_left_text(deadline: datetime | None, now: datetime) -> str:
@@ -147,7 +147,7 @@ class Mail:
 
 
 def _render_and_send(user: User, mail: Mail) -> None:
-    tz = clocks.zone(user.time_zone)
+    tz = zone(user.time_zone)
     language = user.language or settings.LANGUAGE_CODE
     with translation.override(language), timezone.override(tz):
         context = {
@@ -250,7 +250,7 @@ def notifications_requeue(*, now: datetime, limit: int = 500) -> int:
     task's key makes a late duplicate harmless. Rows older than a day are left (the mail is
     stale), and so are digests (a digest is about the day it is sent). The hourly
     ``send_digests`` task calls this."""
-    from games.tasks_mail import RETRY_BACKOFF_MAX
+    from notifications.tasks import RETRY_BACKOFF_MAX
 
     quiet = timedelta(seconds=RETRY_BACKOFF_MAX) + timedelta(minutes=10)
     failed = list(
@@ -273,23 +273,23 @@ def notifications_requeue(*, now: datetime, limit: int = 500) -> int:
 
 def _queue_again(key: str) -> int:
     """Queue the task that sends the mail recorded under ``key`` (the keys built above)."""
-    from games import tasks_mail
+    from notifications import tasks  # tasks call these services back: imported when used
 
     kind, _sep, rest = key.partition(":")
     parts = rest.split(":", 2)
     if kind == Kind.TURN:
-        tasks_mail.send_turn_email.delay(int(parts[0]), int(parts[1]))
+        tasks.send_turn_email.delay(int(parts[0]), int(parts[1]))
     elif kind == Kind.FINISHED:
-        tasks_mail.send_finished_email.delay(int(parts[0]))
+        tasks.send_finished_email.delay(int(parts[0]))
     elif kind == Kind.MISSED:
-        tasks_mail.send_missed_email.delay(int(parts[0]), int(parts[1]), int(parts[2]))
+        tasks.send_missed_email.delay(int(parts[0]), int(parts[1]), int(parts[2]))
     elif kind == Kind.VACATION:
-        tasks_mail.send_vacation_email.delay(int(parts[0]), rest.split(":", 1)[1])
+        tasks.send_vacation_email.delay(int(parts[0]), rest.split(":", 1)[1])
     elif kind == Kind.REMINDER:
         seat = Seat.objects.filter(pk=int(parts[0])).first()
         if seat is None or reminder_key(seat) != key:
             return 0  # that clock run is over; the sweep reminds of the new one
-        tasks_mail.send_reminder.delay(seat.pk)
+        tasks.send_reminder.delay(seat.pk)
     else:
         return 0
     return 1
@@ -336,7 +336,7 @@ def outbox_add(message: EmailMessage, *, template: str = "") -> list[OutboxMail]
 
 
 def outbox_queue(mail_id: int) -> None:
-    from games.tasks_mail import send_outbox_mail
+    from notifications.tasks import send_outbox_mail
 
     send_outbox_mail.delay(mail_id)
 
@@ -481,7 +481,7 @@ def reminder_key(seat: Seat) -> str:
 
 def turn_mails_queue(*, now: datetime) -> int:
     """Queue the "your turn" mails whose grace period has passed (the sweep calls this)."""
-    from games.tasks_mail import send_turn_email
+    from notifications.tasks import send_turn_email
 
     claimed = turn_mails_claim(now=now)
     for seat_id, version in claimed:
@@ -603,7 +603,7 @@ def digest_readers(*, now: datetime) -> list[User]:
     return [
         u
         for u in readers.only("pk", "time_zone")
-        if now.astimezone(clocks.zone(u.time_zone)).hour == DIGEST_LOCAL_HOUR
+        if now.astimezone(zone(u.time_zone)).hour == DIGEST_LOCAL_HOUR
     ]
 
 
@@ -614,7 +614,7 @@ def digest_send(*, user_id: int, now: datetime | None = None) -> bool:
     user = User.objects.filter(pk=user_id).first()
     if user is None or user.email_notifications != User.EmailNotifications.DIGEST:
         return False
-    local_day = now.astimezone(clocks.zone(user.time_zone)).date()
+    local_day = now.astimezone(zone(user.time_zone)).date()
 
     def build() -> Mail | None:
         seats = [

@@ -78,6 +78,19 @@ def channel_prefix(worker_id: str) -> str:
 
 
 @pytest.fixture
+def eager_tasks(settings: Any) -> Iterator[None]:
+    """Run Celery tasks (bot moves, mails) eagerly, in the caller's thread. Autouse in the
+    packages whose tests all want it (tests/games, tests/notifications)."""
+    from colorado.celery import app as celery_app
+
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    before = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    yield
+    celery_app.conf.task_always_eager = before
+
+
+@pytest.fixture
 def real_worker(settings: Any, tmp_path: Any, worker_id: str) -> Any:
     """A real Celery worker (threads of this process) on the Redis broker, on a queue of this
     test process's own, so two test processes never take each other's tasks."""

@@ -25,7 +25,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
-from games import clocks
+from games.clocks.arithmetic import zone
 
 register = template.Library()
 
@@ -33,10 +33,10 @@ register = template.Library()
 def viewer_zone(viewer: Any) -> tzinfo:
     """The time zone of ``viewer`` (a user, a zone name, or None for UTC)."""
     if isinstance(viewer, str):
-        return clocks.zone(viewer)
+        return zone(viewer)
     if viewer is None or not getattr(viewer, "is_authenticated", False):
         return UTC
-    return clocks.zone(getattr(viewer, "time_zone", ""))
+    return zone(getattr(viewer, "time_zone", ""))
 
 
 def iso_utc(value: datetime | None) -> str:

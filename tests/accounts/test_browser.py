@@ -12,7 +12,12 @@ import pytest
 from django.core import mail
 
 # The verification mail leaves through the outbox task; run it eagerly, in the server thread.
-from tests.games.conftest import eager_tasks  # noqa: F401
+
+
+@pytest.fixture(autouse=True)
+def _eager(eager_tasks: None) -> None:
+    """Celery runs eagerly here (the root conftest's ``eager_tasks``)."""
+
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

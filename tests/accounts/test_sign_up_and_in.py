@@ -20,13 +20,16 @@ from django.core import mail
 from django.test import Client, TestCase
 
 from accounts.models import User
-from games.tasks_mail import send_outbox_mail
 from notifications.models import OutboxMail
+from notifications.tasks import send_outbox_mail
 from tests.accounts.factories import make_user
-
-# Celery runs eagerly here too: the games tests' autouse fixture, shared rather than copied.
-from tests.games.conftest import eager_tasks  # noqa: F401
 from tests.notifications import smtp
+
+
+@pytest.fixture(autouse=True)
+def _eager(eager_tasks: None) -> None:
+    """Celery runs eagerly here (the root conftest's ``eager_tasks``)."""
+
 
 pytestmark = pytest.mark.django_db
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -11,19 +11,13 @@ from django.test import Client
 
 from accounts.models import User
 from accounts.services import token_create
-from colorado.celery import app as celery_app
 from games import selectors, services
 from games.models import Game
 
 
 @pytest.fixture(autouse=True)
-def eager_tasks(settings: Any) -> Iterator[None]:
-    """Run Celery tasks (bot moves) eagerly, in the caller's thread."""
-    settings.CELERY_TASK_ALWAYS_EAGER = True
-    before = celery_app.conf.task_always_eager
-    celery_app.conf.task_always_eager = True
-    yield
-    celery_app.conf.task_always_eager = before
+def _eager(eager_tasks: None) -> None:
+    """Every test here runs Celery tasks eagerly (the root conftest's ``eager_tasks``)."""
 
 
 @pytest.fixture

@@ -50,7 +50,7 @@ def test_admin_shows_who_handed_a_seat_to_the_bot(
     client: Client, make_user: Callable[..., User]
 ) -> None:
     """A resignation is visible on the game's admin page (seat, player, reason), read-only."""
-    from games.deadlines import seat_resign
+    from games.clocks.seats import seat_resign
 
     staff = make_user(is_staff=True, is_superuser=True)
     alice, bob = make_user(username="alice-resigns"), make_user()

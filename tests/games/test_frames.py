@@ -158,7 +158,7 @@ def test_a_resignation_reaches_the_other_players_socket_at_the_same_version(
 ) -> None:
     """A hand-over keeps the game's version; the other player's table must still show that
     the seat is now the bot's (platform.md: resigning hands the seat to a bot)."""
-    from games.deadlines import seat_resign
+    from games.clocks.seats import seat_resign
 
     game, users = _two_player_game(make_user)
     alice, bob = users

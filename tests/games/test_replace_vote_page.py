@@ -14,8 +14,7 @@ from django.test import Client
 
 from accounts.models import User
 from games import services
-from games.models import Game, Seat
-from notifications.models import ReplaceVote
+from games.models import Game, ReplaceVote, Seat
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 

@@ -4,7 +4,7 @@ whichever database the test run has.
 Not marked ``postgres``: the embedded mode (SQLite) runs the same sweep, and once crashed in
 it every minute while CI, on PostgreSQL only, stayed green. So the embedded test run checks
 the sweep on SQLite and the services run on PostgreSQL. (The races between two sweeps and the
-query plan stay PostgreSQL tests in test_timeouts.py.)
+query plan stay PostgreSQL tests in clocks/test_sweep.py.)
 """
 
 from __future__ import annotations

@@ -15,10 +15,12 @@ from games import services
 from games.models import Game
 from notifications import services as mail
 
-# Celery runs eagerly here too: the games tests' autouse fixture, shared rather than copied.
-from tests.games.conftest import eager_tasks  # noqa: F401
-
 BID_FIRST = {"flags": "random"}  # the game opens with a simultaneous sealed bid
+
+
+@pytest.fixture(autouse=True)
+def _eager(eager_tasks: None) -> None:
+    """Every test here runs Celery tasks eagerly (the root conftest's ``eager_tasks``)."""
 
 
 @pytest.fixture

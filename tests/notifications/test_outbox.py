@@ -12,9 +12,9 @@ from django.test import Client
 from django.utils import timezone
 
 from games.tasks_clock import sweep_deadlines
-from games.tasks_mail import send_outbox_mail
 from notifications import services as mail
 from notifications.models import OutboxMail
+from notifications.tasks import send_outbox_mail
 
 pytestmark = pytest.mark.django_db
 

@@ -87,7 +87,7 @@ def test_a_game_mail_whose_retries_were_lost_is_sent_by_the_hourly_task(
 
     from django.utils import timezone
 
-    from games.tasks_mail import send_digests
+    from notifications.tasks import send_digests
 
     controller, inbox = smtp_server
     game, seat = _a_failed_turn_mail(person, two_player_game, monkeypatch, settings, tmp_path)

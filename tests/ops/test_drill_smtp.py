@@ -22,9 +22,9 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import services
-from games.tasks_mail import send_outbox_mail, send_turn_email
 from notifications import services as mail
 from notifications.models import Notification, OutboxMail
+from notifications.tasks import send_outbox_mail, send_turn_email
 from tests.notifications import smtp
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres, pytest.mark.redis]

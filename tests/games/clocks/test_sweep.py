@@ -13,7 +13,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import User
-from games import deadlines, selectors, services
+from games import selectors, services
+from games.clocks.sweep import CLAIM_LEASE, deadline_handle, deadlines_claim, deadlines_sweep
 from games.models import Game, Move, Seat
 from games.signals import game_advanced
 
@@ -51,7 +52,7 @@ def test_a_missed_deadline_uses_a_vacation_day_first(make_user, mailoutbox):
     _overdue(_seat(game, alice), minutes=3)
     missed_at = _seat(game, alice).deadline
     mailoutbox.clear()
-    assert deadlines.deadlines_sweep() == {"vacation": 1}
+    assert deadlines_sweep() == {"vacation": 1}
     seat = _seat(game, alice)
     assert seat.deadline == missed_at + timedelta(days=1)
     assert seat.missed_deadlines == 0
@@ -64,7 +65,7 @@ def test_a_missed_deadline_uses_a_vacation_day_first(make_user, mailoutbox):
     # Next time the half day left is spent: twelve hours.
     _overdue(seat)
     missed_at = _seat(game, alice).deadline
-    assert deadlines.deadlines_sweep() == {"vacation": 1}
+    assert deadlines_sweep() == {"vacation": 1}
     assert _seat(game, alice).deadline == missed_at + timedelta(hours=12)
     assert not Move.objects.filter(game=game, actor="timeout").exists()
 
@@ -74,7 +75,7 @@ def test_without_vacation_the_bot_moves_for_the_late_player_and_the_log_says_so(
     _no_vacation(alice, bob)
     version = game.version
     _overdue(_seat(game, alice))
-    assert deadlines.deadlines_sweep() == {"bot_moved": 1}
+    assert deadlines_sweep() == {"bot_moved": 1}
     move = Move.objects.get(game=game, actor="timeout")
     assert move.seat == _seat(game, alice).seat
     assert move.version == version + 1
@@ -86,14 +87,14 @@ def test_without_vacation_the_bot_moves_for_the_late_player_and_the_log_says_so(
     log = selectors.game_log(game=Game.objects.get(pk=game.pk), user=bob)
     assert any(entry.get("actor") == "timeout" for entry in log)
     # Running the sweep again finds nothing.
-    assert deadlines.deadlines_sweep() == {}
+    assert deadlines_sweep() == {}
 
 
 @pytest.mark.postgres  # PostgreSQL's planner / row locks
 def test_the_sweep_finds_due_seats_with_one_query_on_the_deadline_index(make_user):
     _game, (_alice, _bob) = _table(make_user)
     with CaptureQueriesContext(connection) as queries:
-        deadlines.deadlines_claim(now=timezone.now())
+        deadlines_claim(now=timezone.now())
     assert len(queries) == 1
     sql = queries[0]["sql"]
     assert '"games_seat"."deadline" <=' in sql
@@ -112,7 +113,7 @@ def test_a_waiting_table_tells_the_others_and_lets_them_vote_after_two_misses(
     _no_vacation(alice, bob)
     mailoutbox.clear()
     _overdue(_seat(game, alice))
-    assert deadlines.deadlines_sweep() == {"waiting": 1}
+    assert deadlines_sweep() == {"waiting": 1}
     seat = _seat(game, alice)
     assert seat.missed_deadlines == 1
     assert seat.deadline > timezone.now() + timedelta(hours=3)  # another period: 4 hours
@@ -125,7 +126,7 @@ def test_a_waiting_table_tells_the_others_and_lets_them_vote_after_two_misses(
     assert answer.status_code == 409
     assert answer.json()["code"] == "not_replaceable"
     _overdue(seat)
-    assert deadlines.deadlines_sweep() == {"waiting": 1}
+    assert deadlines_sweep() == {"waiting": 1}
     assert "vote" in mailoutbox[-1].body
     # Alice cannot vote on her own seat, a stranger cannot vote at all.
     assert api(alice).post(f"/api/games/{game.pk}/replace_vote", {"seat": number}).json()[
@@ -181,7 +182,7 @@ def test_a_crash_inside_the_timeout_move_leaves_no_half_move_and_it_is_made_once
 
     game_advanced.connect(crash, dispatch_uid="test-crash")
     try:
-        assert deadlines.deadlines_sweep() == {"error": 1}
+        assert deadlines_sweep() == {"error": 1}
     finally:
         game_advanced.disconnect(dispatch_uid="test-crash")
     game.refresh_from_db()
@@ -190,10 +191,10 @@ def test_a_crash_inside_the_timeout_move_leaves_no_half_move_and_it_is_made_once
     assert not Move.objects.filter(game=game).exists()
     assert seat.missed_deadlines == 0  # rolled back with the rest
     # The claim holds the seat for the lease; after it, the next sweep makes the move once.
-    assert deadlines.deadlines_sweep() == {}
-    later = timezone.now() + deadlines.CLAIM_LEASE + timedelta(seconds=1)
-    assert deadlines.deadlines_sweep(now=later) == {"bot_moved": 1}
-    assert deadlines.deadlines_sweep(now=later) == {}
+    assert deadlines_sweep() == {}
+    later = timezone.now() + CLAIM_LEASE + timedelta(seconds=1)
+    assert deadlines_sweep(now=later) == {"bot_moved": 1}
+    assert deadlines_sweep(now=later) == {}
     assert Move.objects.filter(game=game, actor="timeout").count() == 1
 
 
@@ -202,9 +203,9 @@ def test_a_redelivered_claim_does_nothing(make_user):
     _no_vacation(alice, bob)
     _overdue(_seat(game, alice))
     now = timezone.now()
-    (claim,) = deadlines.deadlines_claim(now=now)
-    assert deadlines.deadline_handle(claim=claim, now=now) == "bot_moved"
-    assert deadlines.deadline_handle(claim=claim, now=now) == "stale"
+    (claim,) = deadlines_claim(now=now)
+    assert deadline_handle(claim=claim, now=now) == "bot_moved"
+    assert deadline_handle(claim=claim, now=now) == "stale"
     assert Move.objects.filter(game=game, actor="timeout").count() == 1
 
 
@@ -212,7 +213,7 @@ def test_a_seat_of_an_aborted_game_is_cleared(make_user):
     game, (alice, _bob) = _table(make_user)
     services.game_abort(game_id=game.pk)
     _overdue(_seat(game, alice))
-    assert deadlines.deadlines_sweep() == {"cleared": 1}
+    assert deadlines_sweep() == {"cleared": 1}
     assert _seat(game, alice).deadline is None
 
 
@@ -225,8 +226,8 @@ def test_aborting_stops_every_clock_so_the_sweep_never_touches_the_game(make_use
     assert [(s.deadline, s.clock_started_at) for s in seats] == [(None, None), (None, None)]
     # Long after every deadline would have passed, the sweep finds nothing to do.
     later = timezone.now() + timedelta(days=30)
-    assert deadlines.deadlines_claim(now=later) == []
-    assert deadlines.deadlines_sweep(now=later) == {}
+    assert deadlines_claim(now=later) == []
+    assert deadlines_sweep(now=later) == {}
     assert not Move.objects.filter(game=game).exists()
     assert not Seat.objects.filter(game=game, missed_deadlines__gt=0).exists()
 
@@ -236,7 +237,7 @@ def test_an_away_player_is_not_timed_out(make_user):
     back = timezone.now() + timedelta(days=2)
     User.objects.filter(pk=alice.pk).update(away_until=back)  # set without re-timing
     _overdue(_seat(game, alice))
-    assert deadlines.deadlines_sweep() == {"away": 1}
+    assert deadlines_sweep() == {"away": 1}
     assert _seat(game, alice).deadline == back
 
 
@@ -254,7 +255,7 @@ def test_two_sweeps_racing_handle_each_seat_exactly_once(make_user):
     def sweep() -> None:
         try:
             barrier.wait(timeout=10)
-            results.append(deadlines.deadlines_sweep())
+            results.append(deadlines_sweep())
         except BaseException as exc:
             errors.append(exc)
         finally:

@@ -12,10 +12,10 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import RatingChange, User
-from games import deadlines, selectors, services
+from games import selectors, services
+from games.clocks.sweep import deadlines_sweep
 from games.models import Game, Move, Seat, SeatHandover
-
-from .conftest import play_randomly
+from tests.games.conftest import play_randomly
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
@@ -49,7 +49,7 @@ def _miss_twice(game: Game, user: User) -> None:
         Seat.objects.filter(game=game, user=user).update(
             deadline=timezone.now() - timedelta(minutes=1)
         )
-        assert deadlines.deadlines_sweep() == {"waiting": 1}
+        assert deadlines_sweep() == {"waiting": 1}
     assert _seat(game, user).missed_deadlines == 2
 
 
@@ -130,7 +130,7 @@ def test_a_player_the_bot_stood_in_for_keeps_the_seat_and_plays_on(make_user):
         Seat.objects.filter(game=game, user=alice).update(
             deadline=timezone.now() - timedelta(minutes=1)
         )
-        assert deadlines.deadlines_sweep() == {"bot_moved": 1}
+        assert deadlines_sweep() == {"bot_moved": 1}
         seat = _seat(game, alice)
         assert not seat.bot_kind
         assert not seat.is_out

@@ -1,8 +1,8 @@
 """Clock arithmetic for games played over days: pure functions over datetimes and seconds.
 
 No Django, no database and no "now": callers pass every instant in, so the rules are easy to
-test (``tests/games/test_clocks.py``, with Hypothesis) and to reuse. The rules in words are in
-``docs/clocks.md``; in short:
+test (``tests/games/clocks/test_arithmetic.py``, with Hypothesis) and to reuse. The rules in
+words are in ``docs/clocks.md``; in short:
 
 * Each seat has a **bank** of seconds. While the seat is due to act its clock runs; when it
   acts, the counted time is taken from the bank (never below zero), then the table's

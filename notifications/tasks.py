@@ -2,6 +2,10 @@
 unique key before it leaves: ``notifications.services.notification_send``; an account mail
 is an outbox row claimed before it leaves: ``notifications.services.outbox_send``),
 acknowledge late, and retry with backoff when the mail server fails.
+
+They lived in ``games.tasks_mail`` and keep the names they were registered under there
+(``games.tasks_mail.<task>``), so messages already queued under those names still run and
+the beat schedule's ``send-digests`` entry is unchanged.
 """
 
 from __future__ import annotations
@@ -12,6 +16,9 @@ from typing import Any
 
 from celery import shared_task
 from celery.utils.time import get_exponential_backoff_interval
+from django.utils import timezone
+
+from notifications import services
 
 RETRY_BACKOFF = 30  # seconds before the first retry (then doubling, with full jitter) …
 RETRY_BACKOFF_MAX = 3600  # … up to an hour between tries
@@ -33,37 +40,27 @@ MAIL_TASK = {
 @shared_task(name="games.tasks_mail.send_turn_email", **MAIL_TASK)
 def send_turn_email(seat_id: int, version: int) -> bool:
     """ "Your turn", if the player has still not seen the table at ``version``."""
-    from notifications.services import turn_mail_send
-
-    return turn_mail_send(seat_id=seat_id, version=version)
+    return services.turn_mail_send(seat_id=seat_id, version=version)
 
 
 @shared_task(name="games.tasks_mail.send_reminder", **MAIL_TASK)
 def send_reminder(seat_id: int) -> bool:
-    from notifications.services import reminder_send
-
-    return reminder_send(seat_id=seat_id)
+    return services.reminder_send(seat_id=seat_id)
 
 
 @shared_task(name="games.tasks_mail.send_finished_email", **MAIL_TASK)
 def send_finished_email(seat_id: int) -> bool:
-    from notifications.services import finished_mail_send
-
-    return finished_mail_send(seat_id=seat_id)
+    return services.finished_mail_send(seat_id=seat_id)
 
 
 @shared_task(name="games.tasks_mail.send_missed_email", **MAIL_TASK)
 def send_missed_email(seat_id: int, missed_seat_id: int, misses: int) -> bool:
-    from notifications.services import missed_mail_send
-
-    return missed_mail_send(seat_id=seat_id, missed_seat_id=missed_seat_id, misses=misses)
+    return services.missed_mail_send(seat_id=seat_id, missed_seat_id=missed_seat_id, misses=misses)
 
 
 @shared_task(name="games.tasks_mail.send_digest", **MAIL_TASK)
 def send_digest(user_id: int) -> bool:
-    from notifications.services import digest_send
-
-    return digest_send(user_id=user_id)
+    return services.digest_send(user_id=user_id)
 
 
 @shared_task(
@@ -78,23 +75,17 @@ def send_digests() -> int:
     """Hourly: queue the digest of every reader for whom it is now 07:00 to 07:59, and the
     game mails whose retries were lost (``notifications_requeue``: hourly is enough, a row
     counts as lost only after more than an hour without a try)."""
-    from django.utils import timezone
-
-    from notifications.services import digest_readers, notifications_requeue
-
     now = timezone.now()
-    readers = digest_readers(now=now)
+    readers = services.digest_readers(now=now)
     for user in readers:
         send_digest.delay(user.pk)
-    notifications_requeue(now=now)
+    services.notifications_requeue(now=now)
     return len(readers)
 
 
 @shared_task(name="games.tasks_mail.send_vacation_email", **MAIL_TASK)
 def send_vacation_email(seat_id: int, deadline_iso: str) -> bool:
-    from notifications.services import vacation_mail_send
-
-    return vacation_mail_send(seat_id=seat_id, deadline_iso=deadline_iso)
+    return services.vacation_mail_send(seat_id=seat_id, deadline_iso=deadline_iso)
 
 
 @shared_task(
@@ -106,8 +97,6 @@ def send_outbox_mail(self: Any, mail_id: int) -> bool:
     """An account mail from the outbox (``notifications.services.outbox_send``). Retries by
     hand rather than through ``autoretry_for`` so that the row knows when the next try is
     due: the sweep queues it again only if that try does not happen (a lost task)."""
-    from notifications.services import outbox_send
-
     countdown = get_exponential_backoff_interval(
         factor=RETRY_BACKOFF,
         retries=self.request.retries,
@@ -115,6 +104,6 @@ def send_outbox_mail(self: Any, mail_id: int) -> bool:
         full_jitter=True,
     )
     try:
-        return outbox_send(mail_id, retry_in=timedelta(seconds=countdown))
+        return services.outbox_send(mail_id, retry_in=timedelta(seconds=countdown))
     except (smtplib.SMTPException, OSError) as exc:
         raise self.retry(exc=exc, countdown=countdown) from exc

@@ -12,8 +12,10 @@ from django.template import Context, Template
 from django.utils import timezone
 
 from accounts.models import User
-from games import clocks, selectors, services
-from games.deadlines import VacationError, vacation_cancel, vacation_take
+from games import selectors, services
+from games.clocks import arithmetic as clocks
+from games.clocks.advance import clocks_advance
+from games.clocks.vacation import VacationError, vacation_cancel, vacation_take
 from games.models import Game, Move, Seat
 from tests.games.conftest import play_randomly
 
@@ -118,7 +120,6 @@ def test_weekends_are_skipped_in_the_players_own_time_zone(make_user):
     User.objects.filter(pk=bob.pk).update(time_zone="America/Los_Angeles")
     # Restart both clocks from a known Friday noon UTC by making a fresh start.
     friday_noon = datetime(2026, 12, 4, 12, 0, tzinfo=UTC)
-    from games.deadlines import clocks_advance
 
     game.refresh_from_db()
     with transaction.atomic():

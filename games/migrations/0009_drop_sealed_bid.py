@@ -6,6 +6,6 @@ class Migration(migrations.Migration):
     reveals them, and the move log holds every action (docs/architecture.md, "Sealed
     steps"). Nothing but tests ever read the table."""
 
-    dependencies = [("games", "0007_game_title")]
+    dependencies = [("games", "0008_replacevote")]
 
     operations = [migrations.DeleteModel(name="SealedBid")]

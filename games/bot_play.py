@@ -1,0 +1,67 @@
+"""One bot move: the service behind the bot task (``games.tasks.bot_move``) and the deadline
+sweep's stand-in (``games.clocks.sweep``).
+
+The bot sees only its own seat's view and legal actions, exactly like a person using the API,
+picks its action with ``games.bots.bot_choose`` (a generator seeded by the game, the version
+and the seat: the same table plays the same way again) and plays it through
+``games.services.action_submit`` at the version it read. The caller names the ``client_id``
+(derived from the version, so a redelivered task or a second sweep cannot play twice) and
+the ``actor`` written in the move log: ``bot`` for a seat a bot plays (a bot account's, or a
+person's handed to the bot for good), ``timeout`` for the single move the bot makes for a
+late player who keeps the seat.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Literal
+
+from games.bots import bot_choose, bot_rng
+from games.errors import GameError
+from games.models import Game
+from games.services import action_submit
+from games.snapshots import engine_for, load_state
+
+log = logging.getLogger(__name__)
+
+#: What ``bot_play`` did: played (or found its ``client_id`` already played: a retry), found
+#: nothing legal (a due seat without a legal action is a bug, logged), or had its move
+#: refused (the game moved on under it).
+BotPlayed = Literal["moved", "no legal action", "refused"]
+
+
+def bot_play(*, game: Game, seat: int, kind: str, actor: str, client_id: str) -> BotPlayed:
+    """The bot of ``kind`` plays one action for ``seat`` of ``game`` at ``game.version``."""
+    engine = engine_for(game)
+    state = load_state(game)
+    legal = engine.legal_actions(state, seat)
+    if not legal:
+        log.warning("seat %s of game %s is due but has no legal action", seat, game.pk)
+        return "no legal action"
+    action = bot_choose(
+        kind=kind,
+        engine=engine,
+        view=engine.view(state, seat),
+        legal_actions=legal,
+        rng=bot_rng(seed=game.seed, version=game.version, seat=seat),
+    )
+    try:
+        action_submit(
+            game_id=game.pk,
+            seat=seat,
+            action=action,
+            version=game.version,
+            client_id=client_id,
+            actor=actor,
+        )
+    except GameError as exc:
+        log.info(
+            "%s move for seat %s of game %s at version %s refused: %r",
+            actor,
+            seat,
+            game.pk,
+            game.version,
+            exc,
+        )
+        return "refused"
+    return "moved"
