@@ -240,18 +240,26 @@ def game_replay(*, game: Any) -> dict[str, Any]:
     from django.utils.translation import gettext as _
 
     from games.engine import get_rules
+    from games.engine.replay import replay
     from games.models import Move, Seat
 
     engine = get_rules(game.title)
     names: dict[int, str] = {}
     for seat in Seat.objects.filter(game=game, seat__isnull=False).select_related("user"):
         names[int(seat.seat)] = seat.user.shown_name  # type: ignore[arg-type]
-    state, _events = engine.setup_events(game.num_players, game.seed, game.options)
+    log = list(Move.objects.filter(game=game).order_by("version").only("seat", "action"))
+    replayed = replay(
+        game.title,
+        seed=game.seed,
+        num_players=game.num_players,
+        options=game.options,
+        moves=((m.seat, m.action) for m in log),
+        keep_states=True,
+    )
     steps: list[dict[str, Any]] = [
-        {"move": None, "text": _("Start"), "view": engine.view(state, None)}
+        {"move": None, "text": _("Start"), "view": engine.view(replayed.states[0], None)}
     ]
-    for move in Move.objects.filter(game=game).order_by("version").only("seat", "action"):
-        state, _events = engine.apply(state, move.seat, move.action)
+    for move, state in zip(log, replayed.states[1:], strict=True):
         kind = move.action.get("type", "?") if isinstance(move.action, dict) else "?"
         who = names.get(move.seat, _("seat %(n)s") % {"n": move.seat + 1})
         steps.append(

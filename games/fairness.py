@@ -16,13 +16,14 @@ finished-game page's "verify" view.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.engine import IllegalAction, get_rules
+from games.engine import get_rules
+from games.engine.replay import MoveRefused, replay
 
 
 @dataclass(frozen=True)
@@ -103,18 +104,21 @@ def _format_problem(data: Any) -> str | None:
     return None
 
 
-def _move_problem(engine: Any, state: Any, number: int, move: Any, seats: int) -> str | None:
-    """Why ``move`` (the ``number``-th) cannot be played in ``state``, short of legality."""
-    if not isinstance(move, Mapping) or not _is_int(move.get("seat")) or "action" not in move:
-        return _("move %(n)s is not {seat, action, at}.") % {"n": number}
-    if not 0 <= move["seat"] < seats:
-        return _("move %(n)s is by seat %(seat)s, who is not at the table.") % {
-            "n": number,
-            "seat": move["seat"],
-        }
-    if engine.is_over(state):
-        return _("move %(n)s comes after the game was already over.") % {"n": number}
-    return None
+class _BadMove(Exception):
+    """A move of the export that is not even a move (its shape, its seat)."""
+
+
+def _pairs(moves: list[Any], seats: int) -> Iterator[tuple[int, Any]]:
+    """The export's moves as ``(seat, action)`` for ``replay``, checked for shape first."""
+    for number, move in enumerate(moves, start=1):
+        if not isinstance(move, Mapping) or not _is_int(move.get("seat")) or "action" not in move:
+            raise _BadMove(_("move %(n)s is not {seat, action, at}.") % {"n": number})
+        if not 0 <= move["seat"] < seats:
+            raise _BadMove(
+                _("move %(n)s is by seat %(seat)s, who is not at the table.")
+                % {"n": number, "seat": move["seat"]}
+            )
+        yield move["seat"], move["action"]
 
 
 def verify_export(data: Any) -> Verdict:
@@ -141,30 +145,29 @@ def verify_export(data: Any) -> Verdict:
     except KeyError:
         return verdict._fail("game", _("unknown game %(game)r.") % {"game": data["game"]})
     try:
-        state = engine.setup(len(players), seed, data.get("options") or {})
+        engine.setup(len(players), seed, data.get("options") or {})
     except (ValueError, TypeError) as exc:
         return verdict._fail("setup", _("the game cannot be set up: %(error)s") % {"error": exc})
-
-    for number, move in enumerate(moves, start=1):
-        problem = _move_problem(engine, state, number, move, len(players))
-        if problem is not None:
-            return verdict._fail("moves", problem)
-        seat = move["seat"]
-        try:
-            state, _events = engine.apply(state, seat, move["action"])
-        except IllegalAction as exc:
-            return verdict._fail(
-                "moves",
-                _("move %(n)s by seat %(seat)s is illegal (%(code)s): %(message)s")
-                % {"n": number, "seat": seat, "code": exc.code, "message": exc.message},
-            )
-        except (ValueError, TypeError, KeyError, AttributeError) as exc:
-            return verdict._fail(
-                "moves",
-                _("move %(n)s by seat %(seat)s cannot be read: %(error)s")
-                % {"n": number, "seat": seat, "error": exc},
-            )
-        verdict.moves_replayed = number
+    try:
+        replayed = replay(
+            engine.slug,
+            seed=seed,
+            num_players=len(players),
+            options=data.get("options") or {},
+            moves=_pairs(moves, len(players)),
+        )
+    except _BadMove as exc:
+        return verdict._fail("moves", str(exc))
+    except MoveRefused as exc:
+        return verdict._fail(
+            "moves",
+            _("move %(n)s by seat %(seat)s is illegal (%(code)s): %(message)s")
+            % {"n": exc.index + 1, "seat": exc.seat, "code": exc.code, "message": exc.reason},
+        )
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        return verdict._fail("moves", _("a move cannot be read: %(error)s") % {"error": exc})
+    state = replayed.state
+    verdict.moves_replayed = replayed.moves
     verdict._pass("moves", _("all %(n)s moves are legal.") % {"n": len(moves)})
 
     if not engine.is_over(state):

@@ -12,12 +12,15 @@ from games import selectors, services
 from games.errors import NotAllowed
 from games.models import Game, Invitation, Seat
 from tests.accounts.factories import make_user
-from tests.games.conftest import (
-    eager_tasks,  # noqa: F401  (autouse: Celery runs eagerly)
-    play_randomly,
-)
+from tests.play import play_randomly
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+
+
+@pytest.fixture(autouse=True)
+def _eager(eager_tasks: None) -> None:
+    """Celery runs eagerly here (the root conftest's ``eager_tasks``)."""
+
 
 OPTIONS = {"flags": "random"}
 CLOCK = {"initial_hours": 30, "increment_hours": 6, "max_hours": 50}

@@ -18,13 +18,16 @@ from games import services
 from games.fairness import verify_export
 from games.models import Game, Seat
 from tests.accounts.factories import make_user
-from tests.games.conftest import (
-    eager_tasks,  # noqa: F401  (autouse: Celery runs eagerly)
-    play_randomly,
-)
+from tests.play import play_randomly
 
 # transaction=True: on-commit callbacks (the bot task) run as in production.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
+
+
+@pytest.fixture(autouse=True)
+def _eager(eager_tasks: None) -> None:
+    """Celery runs eagerly here (the root conftest's ``eager_tasks``)."""
+
 
 RANDOM_FLAGS = {"flags": "random"}
 

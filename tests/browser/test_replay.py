@@ -26,7 +26,7 @@ def test_step_through_a_finished_game_with_the_keyboard(
     from colorado.celery import app as celery_app
     from games import services
     from games.models import Game
-    from tests.games.conftest import play_randomly
+    from tests.play import play_randomly
 
     alice = player("alice")
     before = celery_app.conf.task_always_eager

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import Any
 
@@ -11,7 +10,7 @@ from django.test import Client
 
 from accounts.models import User
 from accounts.services import token_create
-from games import selectors, services
+from games import services
 from games.models import Game
 
 
@@ -55,31 +54,6 @@ class ApiClient:
 @pytest.fixture
 def api() -> Callable[[User | None], ApiClient]:
     return ApiClient
-
-
-def play_randomly(game: Game, users: list[User], seed: int = 0, limit: int = 5000) -> Game:
-    """Play ``game`` to the end through the services: each person picks a random legal action
-    whenever they are to act (bots move by themselves through the eager task)."""
-    rng = random.Random(seed)  # noqa: S311
-    steps = 0
-    game.refresh_from_db()
-    while game.status == Game.Status.RUNNING and steps < limit:
-        moved = False
-        for user in users:
-            doc = selectors.game_document(game=game, user=user)
-            if doc["my_seat"] in doc["to_act"] and doc["legal_actions"]:
-                services.action_submit(
-                    game_id=game.pk,
-                    user=user,
-                    action=rng.choice(doc["legal_actions"]),
-                    version=doc["version"],
-                    client_id=f"{user.pk}-{steps}",
-                )
-                moved = True
-                steps += 1
-            game.refresh_from_db()
-        assert moved, f"nobody could move at version {game.version} (to_act {game.to_act})"
-    return game
 
 
 def running_pair(make_user: Callable[..., User]) -> tuple[Game, list[User]]:

@@ -13,7 +13,8 @@ from accounts.models import User
 from games import services
 from games.engine import get_rules
 from games.models import Game, Move
-from tests.games.conftest import ApiClient, play_randomly
+from tests.games.conftest import ApiClient
+from tests.play import play_randomly
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 

@@ -15,7 +15,7 @@ from games import selectors, services
 from games.errors import Conflict, IllegalMove, NotAllowed, StaleVersion
 from games.models import Game, Move, Seat
 from games.signals import game_finished
-from tests.games.conftest import play_randomly
+from tests.play import play_randomly
 
 # transaction=True: on_commit callbacks (broadcast, bot task) really run after each move.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]

@@ -16,8 +16,8 @@ from accounts.models import User
 from accounts.services import token_create
 from games import services
 from games.models import Game
-from tests.games.conftest import play_randomly
 from tests.games.test_socket_auth import _handshake
+from tests.play import play_randomly
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

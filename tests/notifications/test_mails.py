@@ -17,7 +17,7 @@ from games.models import Game, Seat
 from games.snapshots import load_state
 from notifications import services as mail
 from notifications.models import Notification
-from tests.games.conftest import play_randomly
+from tests.play import play_randomly
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -6,11 +6,13 @@ stored snapshot (``Game.state``) and version. Exits with status 1 if any game di
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
 from games.engine import get_rules
+from games.engine.replay import replay
 from games.models import Game, Move
 
 
@@ -34,21 +36,34 @@ def replay_problem(game: Game, *, attempts: int = 3) -> str | None:
 
 def _problem(game: Game) -> str | None:
     engine = get_rules(game.title)
-    state = engine.setup(game.num_players, game.seed, game.options)
-    expected = 1
-    for move in Move.objects.filter(game=game).order_by("version").iterator():
-        expected += 1
-        if move.version != expected:
-            return f"move versions jump from {expected - 1} to {move.version}"
-        try:
-            state, _events = engine.apply(state, move.seat, move.action)
-        except Exception as exc:
-            return f"move {move.version} does not replay: {exc!r}"
-    if expected != game.version:
-        return f"log ends at version {expected}, the game is at {game.version}"
-    if engine.dump(state) != game.state:
+    jump: list[str] = []
+
+    def log() -> Iterator[tuple[int, Any]]:
+        expected = 1
+        for move in Move.objects.filter(game=game).order_by("version").iterator():
+            expected += 1
+            if move.version != expected:
+                jump.append(f"move versions jump from {expected - 1} to {move.version}")
+                return
+            yield move.seat, move.action
+
+    try:
+        replayed = replay(
+            game.title,
+            seed=game.seed,
+            num_players=game.num_players,
+            options=game.options,
+            moves=log(),
+        )
+    except Exception as exc:
+        return f"move {getattr(exc, 'index', 0) + 2} does not replay: {exc!r}"
+    if jump:
+        return jump[0]
+    if replayed.moves + 1 != game.version:
+        return f"log ends at version {replayed.moves + 1}, the game is at {game.version}"
+    if engine.dump(replayed.state) != game.state:
         return "the replayed state differs from the snapshot"
-    if engine.is_over(state) != (game.status == Game.Status.FINISHED):
+    if engine.is_over(replayed.state) != (game.status == Game.Status.FINISHED):
         return "the replayed game and the stored status disagree about the end"
     return None
 

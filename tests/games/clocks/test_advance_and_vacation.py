@@ -17,7 +17,7 @@ from games.clocks import arithmetic as clocks
 from games.clocks.advance import clocks_advance
 from games.clocks.vacation import VacationError, vacation_cancel, vacation_take
 from games.models import Game, Move, Seat
-from tests.games.conftest import play_randomly
+from tests.play import play_randomly
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -15,7 +15,7 @@ from accounts.models import RatingChange, User
 from games import selectors, services
 from games.clocks.sweep import deadlines_sweep
 from games.models import Game, Move, Seat, SeatHandover
-from tests.games.conftest import play_randomly
+from tests.play import play_randomly
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 

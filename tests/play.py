@@ -1,0 +1,34 @@
+"""Shared test helpers that several test packages use (not fixtures: plain functions)."""
+
+from __future__ import annotations
+
+import random
+
+from accounts.models import User
+from games import selectors, services
+from games.models import Game
+
+
+def play_randomly(game: Game, users: list[User], seed: int = 0, limit: int = 5000) -> Game:
+    """Play ``game`` to the end through the services: each person picks a random legal action
+    whenever they are to act (bots move by themselves through the eager task)."""
+    rng = random.Random(seed)  # noqa: S311
+    steps = 0
+    game.refresh_from_db()
+    while game.status == Game.Status.RUNNING and steps < limit:
+        moved = False
+        for user in users:
+            doc = selectors.game_document(game=game, user=user)
+            if doc["my_seat"] in doc["to_act"] and doc["legal_actions"]:
+                services.action_submit(
+                    game_id=game.pk,
+                    user=user,
+                    action=rng.choice(doc["legal_actions"]),
+                    version=doc["version"],
+                    client_id=f"{user.pk}-{steps}",
+                )
+                moved = True
+                steps += 1
+            game.refresh_from_db()
+        assert moved, f"nobody could move at version {game.version} (to_act {game.to_act})"
+    return game
