@@ -140,23 +140,18 @@ def _refused(request: HttpRequest, game: Any, *, wants_json: bool) -> HttpRespon
     """A finished game's record refused by ``games.selectors.can_watch`` (an invitation-only
     table), with the API's codes: 401 ``not_signed_in``, 403 ``not_a_player``; as a page,
     the game page's answer (sign in, or whose table it is)."""
+    from games.errors import json_error, watch_refused
     from games.views import refused
 
     if not wants_json:
         return refused(request, game)
-    if not request.user.is_authenticated:
-        return JsonResponse(
-            {"code": "not_signed_in", "message": _("Sign in to watch this table.")}, status=401
-        )
-    return JsonResponse(
-        {"code": "not_a_player", "message": _("This table is for its invited players only.")},
-        status=403,
-    )
+    return json_error(watch_refused(signed_in=request.user.is_authenticated))
 
 
 def game_verify(request: HttpRequest, game_id: int) -> HttpResponse:
     """The fairness verdict of a finished game (HTML, or JSON with ``?format=json``): its
     published export replayed by ``games.fairness.verify_export``."""
+    from games.errors import Conflict, json_error
     from games.fairness import verify_export
     from games.models import Game
     from games.selectors import can_watch, game_export
@@ -168,7 +163,7 @@ def game_verify(request: HttpRequest, game_id: int) -> HttpResponse:
     if game.status != Game.Status.FINISHED:
         message = _("The seed is published when the game ends; this game has not finished.")
         if wants_json:
-            return JsonResponse({"code": "not_finished", "message": message}, status=409)
+            return json_error(Conflict(message, code="not_finished"))
         return render(
             request,
             "accounts/verify.html",
@@ -193,13 +188,14 @@ def game_rematch(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         rematch = services.game_rematch(game_id=game_id, user=request.user)  # type: ignore[arg-type]
     except GameError as exc:  # back to the game with the reason, like the game page's forms
-        return error_reply(request, game_id, exc.status, exc.code, exc.message)
+        return error_reply(request, game_id, exc)
     return redirect("games:game", game_id=rematch.pk)
 
 
 @require_GET
 def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
     """The step-by-step replay of a finished game (public views only); 409 before the end."""
+    from games.errors import Conflict, json_error
     from games.models import Game
     from games.selectors import can_watch
 
@@ -207,11 +203,6 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
     if not can_watch(game=game, user=request.user):
         return _refused(request, game, wants_json=True)
     if game.status != Game.Status.FINISHED:
-        return JsonResponse(
-            {
-                "code": "not_finished",
-                "message": _("The replay is published when the game ends."),
-            },
-            status=409,
-        )
+        message = _("The replay is published when the game ends.")
+        return json_error(Conflict(message, code="not_finished"))
     return JsonResponse(selectors.game_replay(game=game))

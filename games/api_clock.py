@@ -1,5 +1,6 @@
 """Clock endpoints of the JSON API: resigning and voting to replace a player who keeps
-missing deadlines. Thin: the work is in ``games.deadlines``."""
+missing deadlines. Thin: the work is in ``games.deadlines``; its ``GameError``s answer as on
+every surface (``colorado.api.on_game_error``)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,6 @@ from typing import Any
 
 from django.http import HttpRequest
 from ninja import Router, Schema
-
-from colorado.api import ApiError
 
 router = Router(tags=["clocks"])
 
@@ -29,21 +28,13 @@ class ResignOut(Schema):
     resigned: bool
 
 
-def _api_error(exc: Any) -> ApiError:
-    return ApiError(exc.status, exc.code, exc.message)
-
-
 @router.post("/games/{game_id}/replace_vote", response=ReplaceVoteOut)
 def replace_vote(request: HttpRequest, game_id: int, payload: ReplaceVoteIn) -> dict[str, Any]:
     """Vote to hand a seat whose player missed two deadlines to the bot. A strict majority of
     the other players replaces them. Voting again changes nothing."""
     from games.deadlines import replace_vote_cast
-    from games.errors import GameError
 
-    try:
-        count = replace_vote_cast(game_id=game_id, voter=request.user, seat=payload.seat)
-    except GameError as exc:
-        raise _api_error(exc) from None
+    count = replace_vote_cast(game_id=game_id, voter=request.user, seat=payload.seat)
     return {
         "seat": payload.seat,
         "votes": count.votes,
@@ -56,10 +47,6 @@ def replace_vote(request: HttpRequest, game_id: int, payload: ReplaceVoteIn) -> 
 def resign(request: HttpRequest, game_id: int) -> dict[str, Any]:
     """Give up: the bot plays your seat to the end; you are ranked last."""
     from games.deadlines import seat_resign
-    from games.errors import GameError
 
-    try:
-        seat = seat_resign(game_id=game_id, user=request.user)
-    except GameError as exc:
-        raise _api_error(exc) from None
+    seat = seat_resign(game_id=game_id, user=request.user)
     return {"seat": seat.seat, "resigned": seat.resigned}

@@ -3,6 +3,7 @@
 Thin: reads go through ``games.selectors``, writes through ``games.services`` (the same
 functions the JSON API calls). Every form works without JavaScript (POST, then redirect);
 the page's script posts the same forms with ``Accept: application/json`` and gets JSON back.
+A refusal answers as on every surface (``games.errors``: ``page_error``, ``json_error``).
 """
 
 from __future__ import annotations
@@ -22,7 +23,16 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games import deadlines, selectors, services
 from games.board_svg import board_strings
-from games.errors import GameError
+from games.errors import (
+    BadRequest,
+    GameError,
+    NotAllowed,
+    NotSignedIn,
+    StaleVersion,
+    json_error,
+    page_error,
+    wants_json,
+)
 from games.forms import ActionForm, ChatForm, NewTableForm, ReplaceVoteForm
 from games.log_words import card_words, describe
 from games.models import ChatMessage, Game, Seat
@@ -31,17 +41,12 @@ from games.preview import claim_previews
 LOG_LIMIT = 200
 
 
-def wants_json(request: HttpRequest) -> bool:
-    return "application/json" in request.headers.get("Accept", "")
-
-
 def error_reply(
-    request: HttpRequest, game_id: int, status: int, code: str, message: str
+    request: HttpRequest, game_id: int, exc: GameError, *, current: dict[str, Any] | None = None
 ) -> HttpResponse:
-    if wants_json(request):
-        return JsonResponse({"code": code, "message": message}, status=status)
-    messages.error(request, message)
-    return redirect("games:game", game_id=game_id)
+    """A form of game ``game_id`` refused: JSON for the script, else back to the game page
+    with the message (``games.errors.page_error``)."""
+    return page_error(request, exc, back=reverse("games:game", args=[game_id]), current=current)
 
 
 def get_game(game_id: int) -> Game:
@@ -306,15 +311,14 @@ def panels(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def act(request: HttpRequest, game_id: int) -> HttpResponse:
     if not request.user.is_authenticated:
-        return error_reply(request, game_id, 401, "not_signed_in", _("Sign in to play."))
+        return error_reply(request, game_id, NotSignedIn(_("Sign in to play.")))
     form = ActionForm(request.POST)
     if not form.is_valid():
-        return error_reply(request, game_id, 400, "bad_request", _("That move was not understood."))
+        return error_reply(request, game_id, BadRequest(_("That move was not understood.")))
     try:
         action = form.action()
     except ValidationError as exc:
-        message = "; ".join(exc.messages)
-        return error_reply(request, game_id, 400, "bad_request", message)
+        return error_reply(request, game_id, BadRequest("; ".join(exc.messages)))
     try:
         game = services.action_submit(
             game_id=game_id,
@@ -323,15 +327,13 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
             version=form.cleaned_data.get("version"),
             client_id=form.cleaned_data.get("client_id") or None,
         )
+    except StaleVersion as exc:
+        # Answer with the current table (``current``, as the API) so the page catches up.
+        row = Game.objects.filter(pk=game_id).first() if wants_json(request) else None
+        current = selectors.game_document(game=row, user=request.user) if row else None
+        return error_reply(request, game_id, exc, current=current)
     except GameError as exc:
-        if exc.status == 409 and wants_json(request):
-            # Stale: answer with the current table so the page catches up at once.
-            current = Game.objects.filter(pk=game_id).first()
-            body: dict[str, Any] = {"code": exc.code, "message": exc.message}
-            if current is not None:
-                body["document"] = selectors.game_document(game=current, user=request.user)
-            return JsonResponse(body, status=409)
-        return error_reply(request, game_id, exc.status, exc.code, exc.message)
+        return error_reply(request, game_id, exc)
     if wants_json(request):
         return JsonResponse(selectors.game_document(game=game, user=request.user))
     return redirect("games:game", game_id=game_id)
@@ -342,29 +344,25 @@ def preview(request: HttpRequest, game_id: int) -> JsonResponse:
     """Valuation change of every legal placement of one card (only for the claiming seat)."""
     game = get_game(game_id)
     if not request.user.is_authenticated:
-        return JsonResponse({"code": "not_signed_in", "message": _("Sign in to play.")}, status=401)
+        return json_error(NotSignedIn(_("Sign in to play.")))
     card = request.GET.get("card", "")
     result = claim_previews(game=game, user=request.user, card=card)
     if result is None:
-        return JsonResponse(
-            {"code": "not_your_claim", "message": _("You cannot claim that card now.")}, status=403
-        )
+        return json_error(NotAllowed(_("You cannot claim that card now."), code="not_your_claim"))
     return JsonResponse({"card": card, "placements": result})
 
 
 @require_POST
 def chat(request: HttpRequest, game_id: int) -> HttpResponse:
     if not request.user.is_authenticated:
-        return error_reply(request, game_id, 401, "not_signed_in", _("Sign in to chat."))
+        return error_reply(request, game_id, NotSignedIn(_("Sign in to chat.")))
     form = ChatForm(request.POST)
     if not form.is_valid():
-        return error_reply(
-            request, game_id, 400, "bad_request", _("A message has 1 to 500 characters.")
-        )
+        return error_reply(request, game_id, BadRequest(_("A message has 1 to 500 characters.")))
     try:
         services.chat_post(game_id=game_id, user=request.user, text=form.cleaned_data["text"])
     except GameError as exc:
-        return error_reply(request, game_id, exc.status, exc.code, exc.message)
+        return error_reply(request, game_id, exc)
     if wants_json(request):
         return JsonResponse({"ok": True})
     return redirect(reverse("games:game", args=[game_id]) + "#chat")
@@ -386,7 +384,7 @@ def _seat_service(request: HttpRequest, game_id: int, name: str) -> HttpResponse
             deadlines.seat_resign(game_id=game_id, user=request.user)
             messages.success(request, _("You resigned; a bot plays your seat from now on."))
     except GameError as exc:
-        return error_reply(request, game_id, exc.status, exc.code, exc.message)
+        return error_reply(request, game_id, exc)
     return redirect("games:game", game_id=game_id)
 
 
@@ -414,13 +412,15 @@ def replace_vote(request: HttpRequest, game_id: int) -> HttpResponse:
     form = ReplaceVoteForm(request.POST)
     if not form.is_valid():
         return error_reply(
-            request, game_id, 400, "bad_seat", _("Choose the player you vote to replace.")
+            request,
+            game_id,
+            BadRequest(_("Choose the player you vote to replace."), code="bad_seat"),
         )
     number = form.cleaned_data["seat"]
     try:
         count = deadlines.replace_vote_cast(game_id=game_id, voter=request.user, seat=number)
     except GameError as exc:
-        return error_reply(request, game_id, exc.status, exc.code, exc.message)
+        return error_reply(request, game_id, exc)
     if wants_json(request):
         return JsonResponse(
             {
