@@ -22,7 +22,7 @@ from games.engine import game_slugs, get_game
 DEFAULT_GAME = "colorado-county"
 
 
-def _game_or_404(slug: str) -> str:
+def _title_or_404(slug: str) -> str:
     if slug not in game_slugs():
         raise Http404(_("There is no game called %(slug)s.") % {"slug": slug})
     return slug
@@ -67,7 +67,7 @@ def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
 
 
 def leaderboard(request: HttpRequest, game: str = DEFAULT_GAME) -> HttpResponse:
-    slug = _game_or_404(game)
+    slug = _title_or_404(game)
     ratings = list(selectors.leaderboard(game=slug))
     return render(
         request,

@@ -63,7 +63,7 @@ def _user(request: HttpRequest) -> Any:
     return user if getattr(user, "is_authenticated", False) else None
 
 
-def _game(game_id: int, request: HttpRequest) -> Game:
+def _game_to_watch(game_id: int, request: HttpRequest) -> Game:
     """The game, if the caller may watch it (``selectors.can_watch``): 404 unknown; an
     invitation-only table: 401 signed out, 403 ``not_a_player`` signed in."""
     game = (
@@ -132,8 +132,8 @@ def list_games(request: HttpRequest, filters: Query[ListFilter]) -> list[Json]:
     openapi_extra=errors(401, 403),
     summary="The table for me",
 )
-def get_game(request: HttpRequest, game_id: int) -> Json:
-    game = _game(game_id, request)
+def read_game(request: HttpRequest, game_id: int) -> Json:
+    game = _game_to_watch(game_id, request)
     user = _user(request)
     doc = selectors.game_document(game=game, user=user)
     if doc["my_seat"] is not None:
@@ -208,7 +208,7 @@ def submit_action(request: HttpRequest, game_id: int, payload: SubmitAction) -> 
     summary="Log",
 )
 def game_log(request: HttpRequest, game_id: int, since: int = 0) -> list[Json]:
-    game = _game(game_id, request)
+    game = _game_to_watch(game_id, request)
     if not 0 <= since < MAX_ID:
         raise BadRequest(_("since must be a version number."))
     return selectors.game_log(game=game, user=_user(request), since=since, between_at_since=True)
@@ -226,7 +226,7 @@ def game_log(request: HttpRequest, game_id: int, since: int = 0) -> list[Json]:
     summary="The replayable record of a finished game",
 )
 def export_game(request: HttpRequest, game_id: int) -> Json:
-    game = _game(game_id, request)
+    game = _game_to_watch(game_id, request)
     if game.status != Game.Status.FINISHED:
         raise Conflict(
             _("The record (with the seed) is published when the game ends."),

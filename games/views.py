@@ -49,7 +49,8 @@ def error_reply(
     return page_error(request, exc, back=reverse("games:game", args=[game_id]), current=current)
 
 
-def get_game(game_id: int) -> Game:
+def game_or_404(game_id: int) -> Game:
+    """The game row, or the site's 404 page (no check of who may see it)."""
     try:
         return Game.objects.get(pk=game_id)
     except Game.DoesNotExist:
@@ -277,7 +278,7 @@ def page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     return ctx
 
 
-def refused(request: HttpRequest, game: Game) -> HttpResponse:
+def watch_refused_page(request: HttpRequest, game: Game) -> HttpResponse:
     """A table the visitor may not see (``selectors.can_watch``): sign in first when
     anonymous (they may be one of its players), else a page saying whose table it is."""
     if not request.user.is_authenticated:
@@ -287,9 +288,9 @@ def refused(request: HttpRequest, game: Game) -> HttpResponse:
 
 @require_GET
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = get_game(game_id)
+    game = game_or_404(game_id)
     if not selectors.can_watch(game=game, user=request.user):
-        return refused(request, game)
+        return watch_refused_page(request, game)
     ctx = page_context(request, game)
     if ctx["me"] is not None and request.user.is_authenticated:
         services.seat_mark_seen(game_id=game.pk, user=request.user, version=ctx["doc"]["version"])
@@ -299,7 +300,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_GET
 def panels(request: HttpRequest, game_id: int) -> HttpResponse:
     """The side panels alone, for the page's script to swap in after a live update."""
-    game = get_game(game_id)
+    game = game_or_404(game_id)
     if not selectors.can_watch(game=game, user=request.user):
         return HttpResponse(status=403)
     ctx = page_context(request, game)
@@ -342,7 +343,7 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_GET
 def preview(request: HttpRequest, game_id: int) -> JsonResponse:
     """Valuation change of every legal placement of one card (only for the claiming seat)."""
-    game = get_game(game_id)
+    game = game_or_404(game_id)
     if not request.user.is_authenticated:
         return json_error(NotSignedIn(_("Sign in to play.")))
     card = request.GET.get("card", "")

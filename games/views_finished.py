@@ -1,6 +1,6 @@
 """The pages of a finished game: its fairness verdict, a rematch, and the step-by-step
 replay. Refusals answer as on every surface (``games.errors``); an invitation-only table
-is refused as the game page refuses it (``games.views.refused``)."""
+is refused as the game page refuses it (``games.views.watch_refused_page``)."""
 
 from __future__ import annotations
 
@@ -16,15 +16,15 @@ from games.errors import Conflict, GameError, json_error, watch_refused
 from games.fairness import verify_export
 from games.models import Game
 from games.selectors import can_watch, game_export
-from games.views import error_reply, refused
+from games.views import error_reply, watch_refused_page
 
 
-def _refused(request: HttpRequest, game: Game, *, wants_json: bool) -> HttpResponse:
+def _watch_refused(request: HttpRequest, game: Game, *, wants_json: bool) -> HttpResponse:
     """A finished game's record refused by ``can_watch`` (an invitation-only table), with
     the API's codes: 401 ``not_signed_in``, 403 ``not_a_player``; as a page, the game
     page's answer (sign in, or whose table it is)."""
     if not wants_json:
-        return refused(request, game)
+        return watch_refused_page(request, game)
     return json_error(watch_refused(signed_in=request.user.is_authenticated))
 
 
@@ -34,7 +34,7 @@ def verify(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id)
     wants_json = request.GET.get("format") == "json"
     if not can_watch(game=game, user=request.user):
-        return _refused(request, game, wants_json=wants_json)
+        return _watch_refused(request, game, wants_json=wants_json)
     if game.status != Game.Status.FINISHED:
         message = _("The seed is published when the game ends; this game has not finished.")
         if wants_json:
@@ -68,7 +68,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     """The step-by-step replay of a finished game (public views only); 409 before the end."""
     game = get_object_or_404(Game, pk=game_id)
     if not can_watch(game=game, user=request.user):
-        return _refused(request, game, wants_json=True)
+        return _watch_refused(request, game, wants_json=True)
     if game.status != Game.Status.FINISHED:
         message = _("The replay is published when the game ends.")
         return json_error(Conflict(message, code="not_finished"))
