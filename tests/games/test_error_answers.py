@@ -11,6 +11,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
+from colorado.api import STATUS_CODES
 from games import selectors
 from games.errors import (
     BadRequest,
@@ -110,3 +111,8 @@ def test_a_stale_move_from_the_page_answers_the_current_table_as_current(
     assert api_stale.json() == body
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING
+
+
+def test_each_errors_default_code_is_the_one_the_schema_documents_for_its_status() -> None:
+    for kind in {type(exc) for exc in ERRORS}:
+        assert STATUS_CODES[kind.status] == kind.code, kind
