@@ -1,18 +1,17 @@
-"""Pages of the accounts app: settings, leaderboard, profiles. Thin: forms and selectors."""
+"""Pages of the accounts app: settings (and API tokens), leaderboard, profiles. Thin: forms
+and selectors. (A finished game's verify, rematch and replay pages are in
+``games.views_finished``.)"""
 
 from __future__ import annotations
-
-from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST
 
 from accounts import selectors, services
 from accounts.charts import rating_chart
@@ -22,7 +21,7 @@ from games.engine import get_rules, title_slugs
 from games.titles import default_title
 
 
-def _game_or_404(slug: str) -> str:
+def _title_or_404(slug: str) -> str:
     if slug not in title_slugs():
         raise Http404(_("There is no game called %(slug)s.") % {"slug": slug})
     return slug
@@ -67,7 +66,7 @@ def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
 
 
 def leaderboard(request: HttpRequest, game: str | None = None) -> HttpResponse:
-    slug = _game_or_404(game or default_title())
+    slug = _title_or_404(game or default_title())
     ratings = list(selectors.leaderboard(game=slug))
     return render(
         request,
@@ -133,84 +132,3 @@ def _game_name(slug: str) -> str:
         return get_rules(slug).name
     except KeyError:
         return slug
-
-
-def _refused(request: HttpRequest, game: Any, *, wants_json: bool) -> HttpResponse:
-    """A finished game's record refused by ``games.selectors.can_watch`` (an invitation-only
-    table), with the API's codes: 401 ``not_signed_in``, 403 ``not_a_player``; as a page,
-    the game page's answer (sign in, or whose table it is)."""
-    from games.views import refused
-
-    if not wants_json:
-        return refused(request, game)
-    if not request.user.is_authenticated:
-        return JsonResponse(
-            {"code": "not_signed_in", "message": _("Sign in to watch this table.")}, status=401
-        )
-    return JsonResponse(
-        {"code": "not_a_player", "message": _("This table is for its invited players only.")},
-        status=403,
-    )
-
-
-def game_verify(request: HttpRequest, game_id: int) -> HttpResponse:
-    """The fairness verdict of a finished game (HTML, or JSON with ``?format=json``): its
-    published export replayed by ``games.fairness.verify_export``."""
-    from games.fairness import verify_export
-    from games.models import Game
-    from games.selectors import can_watch, game_export
-
-    game = get_object_or_404(Game, pk=game_id)
-    wants_json = request.GET.get("format") == "json"
-    if not can_watch(game=game, user=request.user):
-        return _refused(request, game, wants_json=wants_json)
-    if game.status != Game.Status.FINISHED:
-        message = _("The seed is published when the game ends; this game has not finished.")
-        if wants_json:
-            return JsonResponse({"code": "not_finished", "message": message}, status=409)
-        return render(
-            request,
-            "accounts/verify.html",
-            {"game": game, "verdict": None, "message": message},
-            status=409,
-        )
-    verdict = verify_export(game_export(game=game))
-    if wants_json:
-        return JsonResponse({"game": game.pk, **verdict.as_dict()})
-    return render(request, "accounts/verify.html", {"game": game, "verdict": verdict})
-
-
-@require_POST
-def game_rematch(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Ask for a rematch of a finished game (a player only); go to the new table."""
-    from games import services
-    from games.errors import GameError
-    from games.views import error_reply
-
-    if not request.user.is_authenticated:
-        return redirect(f"{reverse('login')}?next={reverse('games:game', args=[game_id])}")
-    try:
-        rematch = services.game_rematch(game_id=game_id, user=request.user)  # type: ignore[arg-type]
-    except GameError as exc:  # back to the game with the reason, like the game page's forms
-        return error_reply(request, game_id, exc.status, exc.code, exc.message)
-    return redirect("games:game", game_id=rematch.pk)
-
-
-@require_GET
-def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
-    """The step-by-step replay of a finished game (public views only); 409 before the end."""
-    from games.models import Game
-    from games.selectors import can_watch
-
-    game = get_object_or_404(Game, pk=game_id)
-    if not can_watch(game=game, user=request.user):
-        return _refused(request, game, wants_json=True)
-    if game.status != Game.Status.FINISHED:
-        return JsonResponse(
-            {
-                "code": "not_finished",
-                "message": _("The replay is published when the game ends."),
-            },
-            status=409,
-        )
-    return JsonResponse(selectors.game_replay(game=game))

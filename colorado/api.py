@@ -1,6 +1,7 @@
 """The JSON API (django-ninja): ``/api/…``, schema at ``/api/openapi.json``, docs at ``/api/docs``.
 
-Conventions (../shared/spec/api.md): errors are ``{"code", "message"}`` with a fitting status;
+Conventions (../shared/spec/api.md): errors are ``{"code", "message"}`` with a fitting status
+(a service's ``games.errors.GameError`` answers ``games.errors.error_body``, as on the pages);
 auth is ``Authorization: Bearer <token>`` or the session cookie with CSRF. Apps add routers in
 ``<app>/api.py``; endpoints stay thin and call services/selectors.
 
@@ -32,16 +33,24 @@ from ninja.types import DictStrAny
 from ninja.utils import check_csrf
 
 from colorado.throttling import AnonymousRateThrottle, UserRateThrottle
+from games.errors import GameError, error_body
 
 
 class ApiError(HttpError):
-    """An error with a stable ``code`` and a sentence for a person."""
+    """An error with a stable ``code`` and a sentence for a person. An endpoint's own
+    refusals (bad parameters, unknown user); a service's ``GameError`` needs no wrapping
+    (``on_game_error``), unless the answer adds the caller's document (``ApiError.of``)."""
 
     def __init__(self, status_code: int, code: str, message: str, **extra: Any) -> None:
         super().__init__(status_code, message)
         self.code = code
         self.message = message
         self.extra = extra
+
+    @classmethod
+    def of(cls, exc: GameError, *, current: dict[str, Any] | None = None) -> ApiError:
+        """``exc`` answered as on every surface (``games.errors.error_body``)."""
+        return cls(exc.status, **error_body(exc, current=current))
 
 
 class BearerAuth(HttpBearer):
@@ -178,6 +187,11 @@ def error_response(
 @api.exception_handler(ApiError)
 def on_api_error(request: HttpRequest, exc: ApiError) -> HttpResponse:
     return error_response(request, exc.status_code, exc.code, exc.message, **exc.extra)
+
+
+@api.exception_handler(GameError)
+def on_game_error(request: HttpRequest, exc: GameError) -> HttpResponse:
+    return error_response(request, exc.status, **error_body(exc))
 
 
 @api.exception_handler(ValidationError)

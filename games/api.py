@@ -1,7 +1,8 @@
 """Game endpoints of the JSON API (paths and shapes: api.md). Thin: parse, call a service
-or selector, answer. ``GameError`` from the services becomes ``{"code", "message"}`` with
-its status; a stale version answers 409 with the caller's current document in ``current``.
-Each operation's own error statuses are declared for the schema with ``errors(...)``."""
+or selector, answer. A ``GameError`` from the services answers as on every surface
+(``games.errors.error_body``, through ``colorado.api.on_game_error``); a stale version
+answers 409 with the caller's current document in ``current`` (``_call``). Each
+operation's own error statuses are declared for the schema with ``errors(...)``."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from ninja import Field, Query, Router, Schema, Status
 from colorado.api import ApiError, errors, optional_auth, signed_in
 from colorado.throttling import AnonymousRateThrottle, UserRateThrottle
 from games import selectors, services
-from games.errors import GameError, StaleVersion
+from games.errors import BadRequest, Conflict, NotFound, StaleVersion, watch_refused
 from games.models import Game
 
 router = Router(tags=["games"])
@@ -62,7 +63,7 @@ def _user(request: HttpRequest) -> Any:
     return user if getattr(user, "is_authenticated", False) else None
 
 
-def _game(game_id: int, request: HttpRequest) -> Game:
+def _game_to_watch(game_id: int, request: HttpRequest) -> Game:
     """The game, if the caller may watch it (``selectors.can_watch``): 404 unknown; an
     invitation-only table: 401 signed out, 403 ``not_a_player`` signed in."""
     game = (
@@ -71,26 +72,22 @@ def _game(game_id: int, request: HttpRequest) -> Game:
         else None
     )
     if game is None:
-        raise ApiError(404, "not_found", _("There is no such game."))
+        raise NotFound()
     user = _user(request)
     if not selectors.can_watch(game=game, user=user):
-        if user is None:
-            raise ApiError(401, "not_signed_in", _("Sign in to watch this table."))
-        raise ApiError(403, "not_a_player", _("This table is for its invited players only."))
+        raise watch_refused(signed_in=user is not None)
     return game
 
 
 def _call(request: HttpRequest, game_id: int | None, fn: Callable[[], T]) -> T:
+    """``fn()``; a stale version answers with the caller's current document in
+    ``current`` (other ``GameError``s reach ``colorado.api.on_game_error`` as they are)."""
     try:
         return fn()
     except StaleVersion as exc:
-        extra: Json = {}
-        if game_id is not None:
-            game = Game.objects.get(pk=game_id)
-            extra["current"] = selectors.game_document(game=game, user=_user(request))
-        raise ApiError(exc.status, exc.code, exc.message, **extra) from None
-    except GameError as exc:
-        raise ApiError(exc.status, exc.code, exc.message) from None
+        game = Game.objects.filter(pk=game_id).first() if game_id is not None else None
+        current = selectors.game_document(game=game, user=_user(request)) if game else None
+        raise ApiError.of(exc, current=current) from None
 
 
 @router.post(
@@ -135,8 +132,8 @@ def list_games(request: HttpRequest, filters: Query[ListFilter]) -> list[Json]:
     openapi_extra=errors(401, 403),
     summary="The table for me",
 )
-def get_game(request: HttpRequest, game_id: int) -> Json:
-    game = _game(game_id, request)
+def read_game(request: HttpRequest, game_id: int) -> Json:
+    game = _game_to_watch(game_id, request)
     user = _user(request)
     doc = selectors.game_document(game=game, user=user)
     if doc["my_seat"] is not None:
@@ -211,9 +208,9 @@ def submit_action(request: HttpRequest, game_id: int, payload: SubmitAction) -> 
     summary="Log",
 )
 def game_log(request: HttpRequest, game_id: int, since: int = 0) -> list[Json]:
-    game = _game(game_id, request)
+    game = _game_to_watch(game_id, request)
     if not 0 <= since < MAX_ID:
-        raise ApiError(400, "bad_request", _("since must be a version number."))
+        raise BadRequest(_("since must be a version number."))
     return selectors.game_log(game=game, user=_user(request), since=since, between_at_since=True)
 
 
@@ -229,12 +226,11 @@ def game_log(request: HttpRequest, game_id: int, since: int = 0) -> list[Json]:
     summary="The replayable record of a finished game",
 )
 def export_game(request: HttpRequest, game_id: int) -> Json:
-    game = _game(game_id, request)
+    game = _game_to_watch(game_id, request)
     if game.status != Game.Status.FINISHED:
-        raise ApiError(
-            409,
-            "not_finished",
+        raise Conflict(
             _("The record (with the seed) is published when the game ends."),
+            code="not_finished",
             seed_hash=game.seed_hash,
         )
     return selectors.game_export(game=game)

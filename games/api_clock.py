@@ -1,5 +1,6 @@
 """Clock endpoints of the JSON API: resigning and voting to replace a player who keeps
-missing deadlines. Thin: the work is in ``games.clocks.seats``."""
+missing deadlines. Thin: the work is in ``games.clocks.seats``; its ``GameError``s answer as
+on every surface (``colorado.api.on_game_error``)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,7 @@ from typing import Any
 from django.http import HttpRequest
 from ninja import Router, Schema
 
-from colorado.api import ApiError
 from games.clocks.seats import replace_vote_cast, seat_resign
-from games.errors import GameError
 
 router = Router(tags=["clocks"])
 
@@ -31,18 +30,11 @@ class ResignOut(Schema):
     resigned: bool
 
 
-def _api_error(exc: Any) -> ApiError:
-    return ApiError(exc.status, exc.code, exc.message)
-
-
 @router.post("/games/{game_id}/replace_vote", response=ReplaceVoteOut)
 def replace_vote(request: HttpRequest, game_id: int, payload: ReplaceVoteIn) -> dict[str, Any]:
     """Vote to hand a seat whose player missed two deadlines to the bot. A strict majority of
     the other players replaces them. Voting again changes nothing."""
-    try:
-        count = replace_vote_cast(game_id=game_id, voter=request.user, seat=payload.seat)
-    except GameError as exc:
-        raise _api_error(exc) from None
+    count = replace_vote_cast(game_id=game_id, voter=request.user, seat=payload.seat)
     return {
         "seat": payload.seat,
         "votes": count.votes,
@@ -54,8 +46,5 @@ def replace_vote(request: HttpRequest, game_id: int, payload: ReplaceVoteIn) -> 
 @router.post("/games/{game_id}/resign", response=ResignOut)
 def resign(request: HttpRequest, game_id: int) -> dict[str, Any]:
     """Give up: the bot plays your seat to the end; you are ranked last."""
-    try:
-        seat = seat_resign(game_id=game_id, user=request.user)
-    except GameError as exc:
-        raise _api_error(exc) from None
+    seat = seat_resign(game_id=game_id, user=request.user)
     return {"seat": seat.seat, "resigned": seat.resigned}

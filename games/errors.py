@@ -1,13 +1,25 @@
-"""Errors the game services raise. Each carries an HTTP ``status``, a stable ``code`` and a
-``message`` a player understands (never holding hidden information). The API turns them
-into ``{"code", "message"}`` answers; the page shows ``message``.
+"""Errors the game services raise, and the one mapping from them to answers.
+
+Each error carries an HTTP ``status``, a stable ``code`` and a ``message`` a player
+understands (never holding hidden information). ``error_body`` is the answer every surface
+gives for one: ``{"code", "message"}``, and for a stale version the caller's current game
+document under ``current``. The surfaces only wrap that body:
+
+* the JSON API (``colorado.api``): its handler for ``GameError`` and ``ApiError.of``;
+* the pages: ``json_error`` (the page's script, ``Accept: application/json``) and
+  ``page_error`` (the same JSON for the script, else the message on the page it goes back to).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect
 from django.utils.translation import gettext_lazy as _
+
+Json = dict[str, Any]
 
 
 class GameError(Exception):
@@ -28,6 +40,14 @@ class GameError(Exception):
 
 class BadRequest(GameError):
     """400: the request itself is malformed or asks for something that does not exist."""
+
+
+class NotSignedIn(GameError):
+    """401: the caller must sign in first (they may be one of the players)."""
+
+    status = 401
+    code = "not_signed_in"
+    default_message = _("Sign in first.")
 
 
 class NotAllowed(GameError):
@@ -53,7 +73,8 @@ class Conflict(GameError):
 
 
 class StaleVersion(Conflict):
-    """409 ``stale_version``: the caller's own decision changed since the version it sent."""
+    """409 ``stale_version``: the caller's own decision changed since the version it sent.
+    Every surface answers it with the caller's current game document in ``current``."""
 
     code = "stale_version"
     default_message = _("The game moved on since you last looked; here is the current table.")
@@ -65,3 +86,40 @@ class IllegalMove(GameError):
     status = 422
     code = "illegal_action"
     default_message = _("That move is not allowed now.")
+
+
+def watch_refused(*, signed_in: bool) -> GameError:
+    """Why a visitor may not see an invitation-only table (``selectors.can_watch`` said
+    no): 401 ``not_signed_in`` when signed out, else 403 ``not_a_player``."""
+    if not signed_in:
+        return NotSignedIn(_("Sign in to watch this table."))
+    return NotAllowed(_("This table is for its invited players only."), code="not_a_player")
+
+
+def error_body(exc: GameError, *, current: Json | None = None) -> Json:
+    """The answer to ``exc`` on every surface: ``code``, ``message``, any extra fields the
+    error carries, and ``current`` (the caller's game document) when one is given."""
+    body: Json = {"code": exc.code, "message": exc.message, **exc.extra}
+    if current is not None:
+        body["current"] = current
+    return body
+
+
+def wants_json(request: HttpRequest) -> bool:
+    """The page's script asks for JSON answers (``Accept: application/json``)."""
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def json_error(exc: GameError, *, current: Json | None = None) -> JsonResponse:
+    return JsonResponse(error_body(exc, current=current), status=exc.status)
+
+
+def page_error(
+    request: HttpRequest, exc: GameError, *, back: str, current: Json | None = None
+) -> HttpResponse:
+    """A page's form refused: the JSON answer for the script, else back to ``back`` (a
+    URL) with the message shown there."""
+    if wants_json(request):
+        return json_error(exc, current=current)
+    messages.error(request, exc.message)
+    return redirect(back)

@@ -449,10 +449,8 @@ def game_abort(*, game_id: int) -> Game:
 # --- moves -------------------------------------------------------------------------------
 
 
-def _resolve_seat(seats: list[Seat], *, user: Any, seat: Any, actor: str) -> Seat:
+def _resolve_seat(seats: list[Seat], *, user: Any, seat: int | None, actor: str) -> Seat:
     if seat is not None:
-        if isinstance(seat, Seat):
-            seat = seat.seat
         if isinstance(seat, bool) or not isinstance(seat, int):
             raise BadRequest(_("The seat is a number."), code="bad_seat")
         row = next((s for s in seats if s.seat == seat), None)
@@ -469,13 +467,13 @@ def _resolve_seat(seats: list[Seat], *, user: Any, seat: Any, actor: str) -> Sea
 
 
 def _applied_version(
-    game: Game, *, client_id: str, user: User | None, seat: int | Seat | None
+    game: Game, *, client_id: str, user: User | None, seat: int | None
 ) -> int | None:
     """The version of the move this seat (``seat``, else the seat ``user`` holds) made with
     ``client_id``, if it made one: a client id is a seat's own."""
     moves = Move.objects.filter(game=game, client_id=client_id)
     if seat is not None:
-        moves = moves.filter(seat=seat.seat if isinstance(seat, Seat) else seat)
+        moves = moves.filter(seat=seat)
     elif user is not None and getattr(user, "is_authenticated", False):
         moves = moves.filter(seat__in=Seat.objects.filter(game=game, user=user).values("seat"))
     else:
@@ -487,7 +485,7 @@ def action_submit(
     *,
     game_id: int,
     user: User | None = None,
-    seat: int | Seat | None = None,
+    seat: int | None = None,
     action: Any,
     version: Any = None,
     client_id: Any = None,
@@ -663,9 +661,7 @@ def seats_mark_seen(marks: Mapping[tuple[int, int], int]) -> None:
 HANDOVER_REASONS = ("resign", "vote")
 
 
-def seat_hand_to_bot(
-    *, game_id: int, seat: int | Seat, bot_kind: str | None = None, reason: str
-) -> Seat:
+def seat_hand_to_bot(*, game_id: int, seat: int, bot_kind: str | None = None, reason: str) -> Seat:
     """Let a bot (``bot_kind``; default: the table's stand-in, ``games.bots.stand_in_kind``)
     play a person's ``seat`` for the rest of the game. ``reason``: ``resign``
     (the player gave up) or ``vote`` (the other players replaced them after missed
@@ -681,8 +677,7 @@ def seat_hand_to_bot(
         if game.status != Game.Status.RUNNING:
             raise Conflict(_("This game is not running."), code="not_running")
         bot_kind = bot_kind or bot_players.stand_in_kind(game)
-        number = seat.seat if isinstance(seat, Seat) else seat
-        row = Seat.objects.filter(game=game, seat=number).select_related("user").first()
+        row = Seat.objects.filter(game=game, seat=seat).select_related("user").first()
         if row is None:
             raise NotFound(_("There is no such seat."), code="no_such_seat")
         if row.bot_kind or row.resigned:

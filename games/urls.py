@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import views
+from games import views, views_finished
 
 app_name = "games"
 
@@ -18,4 +18,8 @@ urlpatterns = [
     path("<int:game_id>/leave/", views.leave, name="leave"),
     path("<int:game_id>/resign/", views.resign, name="resign"),
     path("<int:game_id>/replace-vote/", views.replace_vote, name="replace_vote"),
+    # A finished game: its fairness verdict, a rematch, the step-by-step replay.
+    path("<int:game_id>/verify/", views_finished.verify, name="verify"),
+    path("<int:game_id>/rematch/", views_finished.rematch, name="rematch"),
+    path("<int:game_id>/replay.json", views_finished.replay, name="replay"),
 ]

@@ -3,6 +3,7 @@
 Thin: reads go through ``games.selectors``, writes through ``games.services`` (the same
 functions the JSON API calls). Every form works without JavaScript (POST, then redirect);
 the page's script posts the same forms with ``Accept: application/json`` and gets JSON back.
+A refusal answers as on every surface (``games.errors``: ``page_error``, ``json_error``).
 """
 
 from __future__ import annotations
@@ -23,7 +24,17 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from games import selectors, services
 from games.clocks.seats import replace_vote_cast, replace_votes_open, seat_resign
 from games.engine import IllegalAction
-from games.errors import GameError
+from games.errors import (
+    BadRequest,
+    GameError,
+    NotAllowed,
+    NotFound,
+    NotSignedIn,
+    StaleVersion,
+    json_error,
+    page_error,
+    wants_json,
+)
 from games.forms import ChatForm, MoveForm, NewTableForm, ReplaceVoteForm
 from games.log_words import describe
 from games.models import ChatMessage, Game, Seat
@@ -33,20 +44,16 @@ from games.titles import WebTitle, default_title, web_title
 LOG_LIMIT = 200
 
 
-def wants_json(request: HttpRequest) -> bool:
-    return "application/json" in request.headers.get("Accept", "")
-
-
 def error_reply(
-    request: HttpRequest, game_id: int, status: int, code: str, message: str
+    request: HttpRequest, game_id: int, exc: GameError, *, current: dict[str, Any] | None = None
 ) -> HttpResponse:
-    if wants_json(request):
-        return JsonResponse({"code": code, "message": message}, status=status)
-    messages.error(request, message)
-    return redirect("games:game", game_id=game_id)
+    """A form of game ``game_id`` refused: JSON for the script, else back to the game page
+    with the message (``games.errors.page_error``)."""
+    return page_error(request, exc, back=reverse("games:game", args=[game_id]), current=current)
 
 
-def get_game(game_id: int) -> Game:
+def game_or_404(game_id: int) -> Game:
+    """The game row, or the site's 404 page (no check of who may see it)."""
     try:
         return Game.objects.get(pk=game_id)
     except Game.DoesNotExist:
@@ -239,7 +246,7 @@ def page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     return ctx
 
 
-def refused(request: HttpRequest, game: Game) -> HttpResponse:
+def watch_refused_page(request: HttpRequest, game: Game) -> HttpResponse:
     """A table the visitor may not see (``selectors.can_watch``): sign in first when
     anonymous (they may be one of its players), else a page saying whose table it is."""
     if not request.user.is_authenticated:
@@ -249,9 +256,9 @@ def refused(request: HttpRequest, game: Game) -> HttpResponse:
 
 @require_GET
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = get_game(game_id)
+    game = game_or_404(game_id)
     if not selectors.can_watch(game=game, user=request.user):
-        return refused(request, game)
+        return watch_refused_page(request, game)
     ctx = page_context(request, game)
     if ctx["me"] is not None and request.user.is_authenticated:
         services.seat_mark_seen(game_id=game.pk, user=request.user, version=ctx["doc"]["version"])
@@ -261,7 +268,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_GET
 def panels(request: HttpRequest, game_id: int) -> HttpResponse:
     """The side panels alone, for the page's script to swap in after a live update."""
-    game = get_game(game_id)
+    game = game_or_404(game_id)
     if not selectors.can_watch(game=game, user=request.user):
         return HttpResponse(status=403)
     ctx = page_context(request, game)
@@ -273,16 +280,15 @@ def panels(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def act(request: HttpRequest, game_id: int) -> HttpResponse:
     if not request.user.is_authenticated:
-        return error_reply(request, game_id, 401, "not_signed_in", _("Sign in to play."))
+        return error_reply(request, game_id, NotSignedIn(_("Sign in to play.")))
     form = MoveForm(request.POST)
     row = Game.objects.filter(pk=game_id).only("title").first()
     if not form.is_valid() or row is None:
-        return error_reply(request, game_id, 400, "bad_request", _("That move was not understood."))
+        return error_reply(request, game_id, BadRequest(_("That move was not understood.")))
     try:
         action = web_title(row.title).action_from_post(request.POST)
     except ValidationError as exc:
-        message = "; ".join(exc.messages)
-        return error_reply(request, game_id, 400, "bad_request", message)
+        return error_reply(request, game_id, BadRequest("; ".join(exc.messages)))
     try:
         game = services.action_submit(
             game_id=game_id,
@@ -291,15 +297,13 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
             version=form.cleaned_data.get("version"),
             client_id=form.cleaned_data.get("client_id") or None,
         )
+    except StaleVersion as exc:
+        # Answer with the current table (``current``, as the API) so the page catches up.
+        row = Game.objects.filter(pk=game_id).first() if wants_json(request) else None
+        current = selectors.game_document(game=row, user=request.user) if row else None
+        return error_reply(request, game_id, exc, current=current)
     except GameError as exc:
-        if exc.status == 409 and wants_json(request):
-            # Stale: answer with the current table so the page catches up at once.
-            current = Game.objects.filter(pk=game_id).first()
-            body: dict[str, Any] = {"code": exc.code, "message": exc.message}
-            if current is not None:
-                body["document"] = selectors.game_document(game=current, user=request.user)
-            return JsonResponse(body, status=409)
-        return error_reply(request, game_id, exc.status, exc.code, exc.message)
+        return error_reply(request, game_id, exc)
     if wants_json(request):
         return JsonResponse(selectors.game_document(game=game, user=request.user))
     return redirect("games:game", game_id=game_id)
@@ -310,38 +314,36 @@ def query(request: HttpRequest, game_id: int, name: str) -> JsonResponse:
     """A title's read-only extra for the signed-in player's seat (``Rules.query``), e.g. a
     preview of what a move would score: ``GET /games/<id>/query/<name>/?…``. The
     arguments are the query string; the answer is the engine's, as JSON. 403 with the
-    engine's code when this seat may not ask now."""
-    game = get_game(game_id)
+    engine's code when this seat may not ask now (404 ``unknown_query``)."""
+    game = game_or_404(game_id)
     if not request.user.is_authenticated:
-        return JsonResponse({"code": "not_signed_in", "message": _("Sign in to play.")}, status=401)
+        return json_error(NotSignedIn(_("Sign in to play.")))
     seat = Seat.objects.filter(game=game, user=request.user).values_list("seat", flat=True).first()
     if seat is None or game.state is None or game.status != Game.Status.RUNNING:
-        return JsonResponse(
-            {"code": "not_a_player", "message": _("Only a player of a running game may ask.")},
-            status=403,
+        return json_error(
+            NotAllowed(_("Only a player of a running game may ask."), code="not_a_player")
         )
     args = {key: request.GET.get(key, "") for key in request.GET}
     try:
         answer = engine_for(game).query(load_state(game), seat, name, args)
     except IllegalAction as exc:
-        status = 404 if exc.code == "unknown_query" else 403
-        return JsonResponse({"code": exc.code, "message": exc.message}, status=status)
+        if exc.code == "unknown_query":
+            return json_error(NotFound(exc.message, code=exc.code))
+        return json_error(NotAllowed(exc.message, code=exc.code))
     return JsonResponse({"query": name, "answer": answer})
 
 
 @require_POST
 def chat(request: HttpRequest, game_id: int) -> HttpResponse:
     if not request.user.is_authenticated:
-        return error_reply(request, game_id, 401, "not_signed_in", _("Sign in to chat."))
+        return error_reply(request, game_id, NotSignedIn(_("Sign in to chat.")))
     form = ChatForm(request.POST)
     if not form.is_valid():
-        return error_reply(
-            request, game_id, 400, "bad_request", _("A message has 1 to 500 characters.")
-        )
+        return error_reply(request, game_id, BadRequest(_("A message has 1 to 500 characters.")))
     try:
         services.chat_post(game_id=game_id, user=request.user, text=form.cleaned_data["text"])
     except GameError as exc:
-        return error_reply(request, game_id, exc.status, exc.code, exc.message)
+        return error_reply(request, game_id, exc)
     if wants_json(request):
         return JsonResponse({"ok": True})
     return redirect(reverse("games:game", args=[game_id]) + "#chat")
@@ -363,7 +365,7 @@ def _seat_service(request: HttpRequest, game_id: int, name: str) -> HttpResponse
             seat_resign(game_id=game_id, user=request.user)
             messages.success(request, _("You resigned; a bot plays your seat from now on."))
     except GameError as exc:
-        return error_reply(request, game_id, exc.status, exc.code, exc.message)
+        return error_reply(request, game_id, exc)
     return redirect("games:game", game_id=game_id)
 
 
@@ -391,13 +393,15 @@ def replace_vote(request: HttpRequest, game_id: int) -> HttpResponse:
     form = ReplaceVoteForm(request.POST)
     if not form.is_valid():
         return error_reply(
-            request, game_id, 400, "bad_seat", _("Choose the player you vote to replace.")
+            request,
+            game_id,
+            BadRequest(_("Choose the player you vote to replace."), code="bad_seat"),
         )
     number = form.cleaned_data["seat"]
     try:
         count = replace_vote_cast(game_id=game_id, voter=request.user, seat=number)
     except GameError as exc:
-        return error_reply(request, game_id, exc.status, exc.code, exc.message)
+        return error_reply(request, game_id, exc)
     if wants_json(request):
         return JsonResponse(
             {

@@ -66,7 +66,7 @@
       posting -= 1;
       $all("button", form).forEach(function (b) { b.disabled = false; });
       if (!res.ok) {
-        if (res.data.document) receiveDocument(res.data.document);
+        if (res.data.current) receiveDocument(res.data.current);
         else resync();  // the page may have acted on a table that had moved on
         showError(res.data.message || "Error");
         return;

@@ -1,11 +1,13 @@
-"""Rematch and step-by-step replay of a finished game, on games played to the end through the
-real services (people moving at random, bots through the eager Celery task)."""
+"""Rematch and step-by-step replay of a finished game (``games.views_finished``), on games
+played to the end through the real services (people moving at random, bots through the
+eager Celery task)."""
 
 from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.test import Client
+from django.urls import reverse
 
 from accounts.models import User
 from games import selectors, services
@@ -170,3 +172,9 @@ def test_finished_page_has_the_replay_panel_and_rematch_button() -> None:
     html = _signed_in(make_user()).get(f"/games/{game.pk}/").content.decode()
     assert 'id="replay"' in html
     assert ">Rematch</button>" not in html
+
+
+def test_the_finished_game_pages_keep_their_paths() -> None:
+    assert reverse("games:verify", args=[7]) == "/games/7/verify/"
+    assert reverse("games:rematch", args=[7]) == "/games/7/rematch/"
+    assert reverse("games:replay", args=[7]) == "/games/7/replay.json"

@@ -1,0 +1,75 @@
+"""The pages of a finished game: its fairness verdict, a rematch, and the step-by-step
+replay. Refusals answer as on every surface (``games.errors``); an invitation-only table
+is refused as the game page refuses it (``games.views.watch_refused_page``)."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts.selectors import game_replay as replay_document
+from games import services
+from games.errors import Conflict, GameError, json_error, watch_refused
+from games.fairness import verify_export
+from games.models import Game
+from games.selectors import can_watch, game_export
+from games.views import error_reply, watch_refused_page
+
+
+def _watch_refused(request: HttpRequest, game: Game, *, wants_json: bool) -> HttpResponse:
+    """A finished game's record refused by ``can_watch`` (an invitation-only table), with
+    the API's codes: 401 ``not_signed_in``, 403 ``not_a_player``; as a page, the game
+    page's answer (sign in, or whose table it is)."""
+    if not wants_json:
+        return watch_refused_page(request, game)
+    return json_error(watch_refused(signed_in=request.user.is_authenticated))
+
+
+def verify(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The fairness verdict of a finished game (HTML, or JSON with ``?format=json``): its
+    published export replayed by ``games.fairness.verify_export``."""
+    game = get_object_or_404(Game, pk=game_id)
+    wants_json = request.GET.get("format") == "json"
+    if not can_watch(game=game, user=request.user):
+        return _watch_refused(request, game, wants_json=wants_json)
+    if game.status != Game.Status.FINISHED:
+        message = _("The seed is published when the game ends; this game has not finished.")
+        if wants_json:
+            return json_error(Conflict(message, code="not_finished"))
+        return render(
+            request,
+            "games/verify.html",
+            {"game": game, "verdict": None, "message": message},
+            status=409,
+        )
+    verdict = verify_export(game_export(game=game))
+    if wants_json:
+        return JsonResponse({"game": game.pk, **verdict.as_dict()})
+    return render(request, "games/verify.html", {"game": game, "verdict": verdict})
+
+
+@require_POST
+def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Ask for a rematch of a finished game (a player only); go to the new table."""
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('login')}?next={reverse('games:game', args=[game_id])}")
+    try:
+        table = services.game_rematch(game_id=game_id, user=request.user)  # type: ignore[arg-type]
+    except GameError as exc:  # back to the game with the reason, like the game page's forms
+        return error_reply(request, game_id, exc)
+    return redirect("games:game", game_id=table.pk)
+
+
+@require_GET
+def replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The step-by-step replay of a finished game (public views only); 409 before the end."""
+    game = get_object_or_404(Game, pk=game_id)
+    if not can_watch(game=game, user=request.user):
+        return _watch_refused(request, game, wants_json=True)
+    if game.status != Game.Status.FINISHED:
+        message = _("The replay is published when the game ends.")
+        return json_error(Conflict(message, code="not_finished"))
+    return JsonResponse(replay_document(game=game))
