@@ -17,8 +17,7 @@ from django.test import Client
 from accounts.models import User
 from games import selectors, services
 from games.models import ChatMessage, Game, Seat
-
-from .conftest import play_randomly
+from tests.play import play_randomly
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
