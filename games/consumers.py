@@ -42,6 +42,8 @@ from urllib.parse import parse_qs
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import InterfaceError, OperationalError, connection
 
+from games import selectors, services
+from games.models import ChatMessage, Game
 from games.services import frame_key, group_name
 
 T = TypeVar("T")
@@ -95,8 +97,6 @@ def _bearer(scope: dict[str, Any]) -> str:
 
 
 def _load(game_id: int, user: Any) -> tuple[Any, bool, int | None]:
-    from games import selectors
-    from games.models import Game
 
     game = Game.objects.filter(pk=game_id).first() if 0 < game_id < 2**62 else None
     if game is None:
@@ -106,7 +106,6 @@ def _load(game_id: int, user: Any) -> tuple[Any, bool, int | None]:
 
 
 def _mark_seen_many(marks: dict[tuple[int, int], int]) -> None:
-    from games import services
 
     services.seats_mark_seen(marks)
 
@@ -154,7 +153,6 @@ seen_marks = SeenMarks()
 
 
 def _versions(game_ids: list[int]) -> dict[int, int]:
-    from games.models import Game
 
     return dict(Game.objects.filter(pk__in=game_ids).values_list("pk", "version"))
 
@@ -227,8 +225,6 @@ version_watch = VersionWatch()
 
 
 def _payload(game_id: int, user: Any, since: int, mark: bool) -> dict[str, Any] | None:
-    from games import selectors, services
-    from games.models import Game
 
     game = Game.objects.select_related("created_by").filter(pk=game_id).first()
     if game is None:
@@ -243,8 +239,6 @@ def _payload(game_id: int, user: Any, since: int, mark: bool) -> dict[str, Any] 
 
 
 def _chat(game_id: int, message_id: int) -> dict[str, Any] | None:
-    from games import selectors
-    from games.models import ChatMessage
 
     message = (
         ChatMessage.objects.select_related("user").filter(pk=message_id, game_id=game_id).first()

@@ -13,7 +13,10 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import F, Q, QuerySet
+from django.utils.translation import gettext as _
 
+from games.engine import get_rules
+from games.engine.replay import replay
 from games.models import ChatMessage, Game, Invitation, Move, Seat, SeatHandover
 from games.snapshots import engine_for, load_state
 
@@ -357,3 +360,38 @@ def seats_of(game: Game) -> list[Seat]:
     seats = list(game.seats.all())
     seats.sort(key=lambda s: (s.seat is None, s.seat or 0, s.joined_at, s.pk))
     return seats
+
+
+def replay_document(*, game: Game) -> dict[str, Any]:
+    """A finished game replayed from its published seed: the PUBLIC view (``view(state,
+    None)``) before the first move and after each move, with one line per move saying who
+    played which kind of action. Views stay public views: no hand or sealed bid appears."""
+    engine = get_rules(game.title)
+    names: dict[int, str] = {}
+    for seat in Seat.objects.filter(game=game, seat__isnull=False).select_related("user"):
+        names[int(seat.seat)] = seat.user.shown_name  # type: ignore[arg-type]
+    log = list(Move.objects.filter(game=game).order_by("version").only("seat", "action"))
+    replayed = replay(
+        game.title,
+        seed=game.seed,
+        num_players=game.num_players,
+        options=game.options,
+        moves=((m.seat, m.action) for m in log),
+        keep_states=True,
+    )
+    steps: list[dict[str, Any]] = [
+        {"move": None, "text": _("Start"), "view": engine.view(replayed.states[0], None)}
+    ]
+    for move, state in zip(log, replayed.states[1:], strict=True):
+        kind = move.action.get("type", "?") if isinstance(move.action, dict) else "?"
+        who = names.get(move.seat, _("seat %(n)s") % {"n": move.seat + 1})
+        steps.append(
+            {
+                "move": len(steps),
+                "seat": move.seat,
+                "type": kind,
+                "text": _("%(who)s: %(type)s") % {"who": who, "type": kind},
+                "view": engine.view(state, None),
+            }
+        )
+    return {"game": game.pk, "moves": len(steps) - 1, "steps": steps}

@@ -27,6 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from colorado.realtime import group_send
 from games import bots as bot_players
 from games import rows
 from games.clocks.arithmetic import InvalidClock, resolve_clock
@@ -34,6 +35,7 @@ from games.engine import IllegalAction, get_rules, validate_options
 from games.errors import BadRequest, Conflict, IllegalMove, NotAllowed, NotFound, StaleVersion
 from games.fairness import competition_ranks
 from games.models import ChatMessage, Game, Invitation, Move, Seat, SeatHandover
+from games.selectors import move_frames
 from games.signals import game_advanced, game_finished
 from games.snapshots import engine_for, load_state, remember_state
 from games.titles import default_title
@@ -142,8 +144,6 @@ def _layer_failed(what: str, game_id: int, exc: Exception) -> None:
 
 
 def _broadcast(game_id: int, message: dict[str, Any]) -> None:
-    from colorado.realtime import group_send
-
     try:
         group_send(group_name(game_id), {"game_id": game_id, **message})
     except Exception as exc:  # the move is committed; a broken layer must not turn it into a 500
@@ -157,9 +157,6 @@ def _send_frames(game: Game, move: Move, state: Any) -> None:
     socket sends on the entry of its own seat only, and a socket that missed a version reads
     its own document instead (``since``)."""
     import json
-
-    from colorado.realtime import group_send
-    from games.selectors import move_frames
 
     game_id, version = int(game.pk), int(move.version)
     try:

@@ -10,12 +10,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.selectors import game_replay as replay_document
 from games import services
 from games.errors import Conflict, GameError, json_error, watch_refused
 from games.fairness import verify_export
 from games.models import Game
-from games.selectors import can_watch, game_export
+from games.selectors import can_watch, game_export, replay_document
 from games.views import error_reply, watch_refused_page
 
 

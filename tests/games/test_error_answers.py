@@ -57,7 +57,9 @@ def test_a_service_error_reads_the_same_on_every_surface(
 ) -> None:
     game, (alice, _bob) = running_pair(make_user)
     monkeypatch.setattr("games.services.action_submit", raising(exc))
-    monkeypatch.setattr("games.deadlines.seat_resign", raising(exc))
+    # The pages and the clock API each import the resign service by name.
+    monkeypatch.setattr("games.views.seat_resign", raising(exc))
+    monkeypatch.setattr("games.api_clock.seat_resign", raising(exc))
     api = ApiClient(alice)
     answers = {
         "api": api.post(f"/api/games/{game.pk}/actions", {"action": {"type": "bid"}}),
