@@ -1,12 +1,25 @@
 /* Step-by-step replay of a finished game: fetches the public views after each move
- * (GET /games/<id>/replay.json) and draws them with the board renderer of board.js
- * (window.CCBoard.render). Buttons, and the arrow keys, Home and End, move through it. */
+ * (GET /games/<id>/replay.json) and draws them with the title's board renderer (the
+ * ``render(view, client)`` and ``changed(prevView, view)`` of its entry in
+ * window.TitleClients; a title without one gets the view as a list). Buttons, and the arrow
+ * keys, Home and End, move through it. */
 (function () {
   "use strict";
   function start() {
     var panel = document.getElementById("replay");
     var dataEl = document.getElementById("game-data");
-    if (!panel || !dataEl || !window.CCBoard || !window.fetch) return;
+    if (!panel || !dataEl || !window.fetch) return;
+    var title = (window.TitleClients || []).filter(function (c) { return c.render; })[0] || {
+      render: function (view) {
+        var dl = document.createElement("dl");
+        Object.keys(view).forEach(function (k) {
+          var dt = document.createElement("dt"), dd = document.createElement("dd");
+          dt.textContent = k; dd.textContent = JSON.stringify(view[k]);
+          dl.appendChild(dt); dl.appendChild(dd);
+        });
+        return dl.outerHTML;
+      }
+    };
     var client = JSON.parse(dataEl.textContent);
     var boardEl = document.getElementById("replay-board");
     var stepEl = document.getElementById("replay-step");
@@ -18,9 +31,9 @@
       if (!steps.length) return;
       var prev = steps[at];
       at = Math.max(0, Math.min(steps.length - 1, n));
-      boardEl.innerHTML = CCBoard.render(steps[at].view, client.names, client.board_strings);
-      if (prev && prev !== steps[at]) {
-        CCBoard.changedCells(prev.view, steps[at].view).forEach(function (c) {
+      boardEl.innerHTML = title.render(steps[at].view, client);
+      if (prev && prev !== steps[at] && title.changed) {
+        title.changed(prev.view, steps[at].view).forEach(function (c) {
           var el = boardEl.querySelector('[data-cell="' + c + '"]');
           if (el) el.classList.add("changed");
         });
@@ -57,8 +70,8 @@
       })
       .catch(function () {});
   }
-  // Deferred scripts run in document order and this one comes before board.js: wait for
-  // DOMContentLoaded, which fires after every deferred script has run.
-  if (window.CCBoard || document.readyState === "complete") start();
+  // Deferred scripts run in document order and this one comes before the title's scripts:
+  // wait for DOMContentLoaded, which fires after every deferred script has run.
+  if (document.readyState === "complete") start();
   else document.addEventListener("DOMContentLoaded", start);
 })();

@@ -190,6 +190,9 @@
     });
   }
   (window.TitleClients = window.TitleClients || []).push({
-    start: start, draw: function (prev) { if (boardEl && window.CCBoard) drawBoard(prev); }, wire: wire
+    start: start, draw: function (prev) { if (boardEl && window.CCBoard) drawBoard(prev); }, wire: wire,
+    // The replay draws each step's public view with the same renderer.
+    render: function (view, client) { return CCBoard.render(view, client.names, client.board_strings); },
+    changed: function (prev, view) { return CCBoard.changedCells(prev, view); }
   });
 })();
