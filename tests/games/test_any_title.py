@@ -169,3 +169,35 @@ async def test_a_test_only_title_reaches_its_players_over_the_socket(
         assert "3" not in json.dumps(frame["view"])
     finally:
         await sock.disconnect()
+
+
+def test_the_lobby_offers_every_title_and_its_form_follows_the_choice(
+    tiny_title: Any, make_user: Callable[..., User]
+) -> None:
+    page = Client()
+    page.force_login(make_user())
+    lobby = page.get("/").content.decode()
+    assert "Colorado County" in lobby
+    assert "?title=tiny-duel" in lobby  # a second title: the lobby lets one choose
+    form = page.get("/?title=tiny-duel").content.decode()
+    assert 'name="title" value="tiny-duel"' in form
+    assert 'name="rounds"' in form  # the options come from the title's schema
+    assert 'name="lakes"' not in form
+    answer = page.post(
+        "/games/new/",
+        {
+            "title": "tiny-duel",
+            "players": "2",
+            "rounds": "1",
+            "clock": "normal",
+            "on_timeout": "bot",
+            "rated": "on",
+            "open_seats": "on",
+            "bots": "1",
+            "bot_kind": "high",
+        },
+    )
+    assert answer.status_code == 302, answer.content.decode()[:2000]
+    game = Game.objects.get(title="tiny-duel")
+    assert game.options == {"rounds": 1}
+    assert game.status == Game.Status.RUNNING
