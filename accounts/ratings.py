@@ -21,6 +21,7 @@ from django.db import transaction
 from openskill.models import PlackettLuce
 
 from accounts.models import Rating, RatingChange
+from games.models import Game
 
 MODEL = PlackettLuce()
 INITIAL_MU = MODEL.mu
@@ -71,7 +72,6 @@ def ratings_apply(*, game: Any) -> list[RatingChange]:
     is a game already rated. Ratings rows are locked in user order, so games finishing at the
     same moment with a common player serialise instead of losing an update.
     """
-    from games.models import Game
 
     if game.status != Game.Status.FINISHED or not game.rated:
         return []

@@ -10,6 +10,8 @@ from django.db.models import Avg, Count, F, Max, Prefetch, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
 from accounts.models import Rating, RatingChange, User
+from games.models import Game, Seat
+from games.selectors import watchable_games
 
 
 def user_settings(*, user: User) -> dict[str, Any]:
@@ -80,7 +82,6 @@ class GameStats:
 def user_stats(*, user: User) -> dict[str, GameStats]:
     """Per game slug: finished games, wins (rank 1, not resigned or replaced), average and
     best final score, and deadlines missed in any of the user's games."""
-    from games.models import Game, Seat
 
     seats = Seat.objects.filter(user=user)
     finished = seats.filter(game__status=Game.Status.FINISHED)
@@ -132,8 +133,6 @@ def user_games(
     invitation-only table's game is listed to its players only), newest first, with their
     seats and users prefetched; finished games carry the final scores and ranks on their
     seats. Never the seed or the secret state."""
-    from games.models import Game, Seat
-    from games.selectors import watchable_games
 
     visible = Game.objects.filter(watchable_games(user=viewer)).values("pk")
     return list(
@@ -184,7 +183,6 @@ def game_history_entry(*, game: Any, user: User) -> dict[str, Any]:
 
 def recent_opponents(*, user: User, games: int = 20, limit: int = 10) -> list[dict[str, Any]]:
     """People and bots the user met in their last ``games`` finished games, most often first."""
-    from games.models import Game, Seat
 
     recent_ids = list(
         Game.objects.filter(seats__user=user, status=Game.Status.FINISHED)
