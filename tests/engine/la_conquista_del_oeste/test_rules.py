@@ -69,7 +69,7 @@ def test_lc_4_a_roll_moves_up_to_the_higher_die() -> None:
     assert s.phase == "move"
     found = dests(s)
     assert found == {"albany", "new_york", "buffalo", "philadelphia"}
-    s, ev = G.apply(s, 0, {"type": "move", "to": "philadelphia"})
+    s, _ = G.apply(s, 0, {"type": "move", "to": "philadelphia"})
     assert s.players[0].pos == "philadelphia"
     assert s.phase == "after"
     s, _ev = G.apply(s, 0, {"type": "end_turn"})
@@ -157,7 +157,7 @@ def test_lc_8_robbery_success_pays_the_vault_and_draws_a_poster() -> None:
     s = scene(city="new_york", outfit={"revolver": 1, "oxen": 0, "provisions": 0, "wagon": 0})
     assert {"type": "rob"} in G.legal_actions(s, 0)
     ok = rigged(s, lambda d: sum(d) <= 7)
-    ok, ev = G.apply(ok, 0, {"type": "rob"})
+    ok, _ = G.apply(ok, 0, {"type": "rob"})
     p = ok.players[0]
     assert p.money == 1500 + 3000
     assert p.reward == 500
@@ -250,7 +250,7 @@ def test_lc_11_cardsharp_rigged_game_on_arrival() -> None:
         lambda d: max(d[:2]) == 1 and sum(d[:2]) != 3 and sum(d[2:]) <= 5,
         k=4,
     )
-    win, ev = G.apply(win, 0, {"type": "roll"})
+    win, _ = G.apply(win, 0, {"type": "roll"})
     win, _ev = G.apply(win, 0, {"type": "move", "to": "montgomery"})
     assert win.players[0].money == 2000
     lose = rigged(
@@ -283,7 +283,7 @@ def test_lc_18_a_fourth_card_puts_one_at_the_bottom_of_the_deck() -> None:
         give_card(s, 0, kind)
     s = rigged(s, lambda d: sum(d) == 7)
     top = s.opp_deck[0]
-    s, ev = G.apply(s, 0, {"type": "roll"})
+    s, _ = G.apply(s, 0, {"type": "roll"})
     assert s.phase == "discard"
     assert len(s.players[0].hand) == 4
     acts = G.legal_actions(s, 0)
