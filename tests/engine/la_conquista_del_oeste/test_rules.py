@@ -64,7 +64,7 @@ def test_lc_9_buy_and_sell_at_the_east_and_west_prices() -> None:
 
 def test_lc_4_a_roll_moves_up_to_the_higher_die() -> None:
     s = rigged(scene(city="boston"), lambda d: max(d) == 2 and sum(d) != 3)
-    s, ev = G.apply(s, 0, {"type": "roll"})
+    s, _ = G.apply(s, 0, {"type": "roll"})
     assert s.steps == 2
     assert s.phase == "move"
     found = dests(s)
