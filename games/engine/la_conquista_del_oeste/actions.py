@@ -26,11 +26,16 @@ ACTION_KEYS: dict[str, frozenset[str]] = {
     "move": frozenset({"to"}),
     "end_turn": frozenset(),
     "discard": frozenset({"card"}),
+    "poker_answer": frozenset({"join"}),
 }
 
 
 def to_act(s: State) -> frozenset[int]:
-    return frozenset() if s.phase == "over" else frozenset({s.seat})
+    if s.phase == "over":
+        return frozenset()
+    if s.poker_wait:  # LC-23: the table waits only for the invited seats
+        return frozenset(s.poker_wait)
+    return frozenset({s.seat})
 
 
 def _playable(s: State, card: str) -> bool:
@@ -77,7 +82,13 @@ def _duel_targets(s: State) -> list[Action]:
 
 
 def legal_actions(s: State, seat: int) -> list[Action]:
-    if s.phase == "over" or seat != s.seat:
+    if s.phase == "over":
+        return []
+    if s.poker_wait:
+        if seat not in s.poker_wait:
+            return []
+        return [{"type": "poker_answer", "join": True}, {"type": "poker_answer", "join": False}]
+    if seat != s.seat:
         return []
     p = s.players[seat]
     hand: list[Action] = [{"type": "play", "card": c} for c in p.hand if _playable(s, c)]
@@ -136,6 +147,8 @@ def _parse(action: Any) -> Action:
     for key in ("item", "card", "to", "kind"):
         if key in action and not isinstance(action[key], str):
             raise IllegalAction("bad_action", f"{key} must be a string.")
+    if "join" in action and not isinstance(action["join"], bool):
+        raise IllegalAction("bad_action", "join must be true or false.")
     for key in ("bet", "target"):
         if key in action and (isinstance(action[key], bool) or not isinstance(action[key], int)):
             raise IllegalAction("bad_action", f"{key} must be an integer.")
@@ -148,6 +161,17 @@ def apply_action(state: State, seat: Any, action: Any) -> tuple[State, list[R.Ev
         raise IllegalAction("not_a_player", "That seat does not play in this game.")
     if state.phase == "over":
         raise IllegalAction("game_over", "The game is over.")
+    if state.poker_wait:
+        if seat not in state.poker_wait:
+            raise IllegalAction("waiting_for_poker", "The table waits for the poker answers.")
+        if a["type"] != "poker_answer" or set(a) != {"type", "join"}:
+            raise IllegalAction("poker_answer_due", "Answer the poker invitation first.")
+        answered = state.copy()
+        out: list[R.Event] = []
+        _answer(answered, seat, a["join"], out)
+        return answered, out
+    if a["type"] == "poker_answer":
+        raise IllegalAction("not_invited", "There is no poker invitation to answer.")
     if seat != state.seat:
         raise IllegalAction("not_your_turn", "It is not your turn.")
     legal = legal_actions(state, seat)
@@ -191,12 +215,16 @@ def _do(s: State, a: Action, events: list[R.Event]) -> None:
         R.end_turn(s, events)
     elif kind == "poker":  # LC-23
         s.did += ("poker",)
-        won, rolls = R.duel_rolls(s)
-        if won == 0:
-            p.money += a["bet"]
-        else:
-            p.money -= a["bet"]
-        events.append(R.ev("poker", seat=seat, bet=a["bet"], rolls=rolls, won=won == 0))
+        s.poker_host, s.poker_bet = seat, a["bet"]
+        s.poker_wait = tuple(
+            t
+            for t, q in enumerate(s.players)
+            if t != seat and q.money >= a["bet"] and q.jail in ("", "roy_bean")
+        )
+        s.poker_in = ()
+        events.append(R.ev("poker_announced", seat=seat, bet=a["bet"], invited=list(s.poker_wait)))
+        if not s.poker_wait:
+            _poker(s, events)
     elif kind == "rob":  # LC-8
         s.did += ("rob",)
         s.forced = "rob"
@@ -244,6 +272,37 @@ def _do(s: State, a: Action, events: list[R.Event]) -> None:
             s.phase = "after"
         else:
             R.end_turn(s, events)
+
+
+def _answer(s: State, seat: int, join: bool, events: list[R.Event]) -> None:
+    s.poker_wait = tuple(t for t in s.poker_wait if t != seat)
+    if join:
+        s.poker_in += (seat,)
+    events.append(R.ev("poker_answered", seat=seat, join=join))
+    if not s.poker_wait:
+        _poker(s, events)
+
+
+def _poker(s: State, events: list[R.Event]) -> None:
+    """LC-23: every player in (and the bank) stakes the bet; all roll two dice, the
+    highest total takes the pot, ties at the top roll again among the tied."""
+    bet = s.poker_bet
+    seats = sorted((s.poker_host, *s.poker_in))
+    for t in seats:
+        s.players[t].money -= bet
+    pot = bet * (len(seats) + 1)
+    tied = [*seats, -1]  # -1: the bank
+    rolls: list[dict[str, int]] = []
+    while len(tied) > 1:
+        totals = {t: sum(R.dice(s)) for t in tied}
+        rolls.append({str(t): v for t, v in totals.items()})
+        top = max(totals.values())
+        tied = [t for t in tied if totals[t] == top]
+    winner = tied[0]
+    if winner >= 0:
+        s.players[winner].money += pot
+    events.append(R.ev("poker", seats=seats, bet=bet, pot=pot, rolls=rolls, winner=winner))
+    s.poker_host, s.poker_bet, s.poker_wait, s.poker_in = -1, 0, (), ()
 
 
 def _ride(s: State, fare: int, events: list[R.Event]) -> None:

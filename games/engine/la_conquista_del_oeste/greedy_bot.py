@@ -52,6 +52,10 @@ class GreedyBot:
             keep = [a for a in by_type["discard"] if not _is_lily(a["card"])]
             return (keep or by_type["discard"])[0]
         missing = [i for i in ITEMS if me["outfit"][i] == 0]
+        if "poker_answer" in by_type:  # join only when short of money, and for a small bet
+            short = me["money"] < RESERVE or (missing and me["money"] < 600)
+            bet = int(view.get("poker", {}).get("bet", 0))
+            return {"type": "poker_answer", "join": bool(short and 2 * bet <= me["money"])}
         for a in by_type.get("play", []):
             eff = DATA.opportunity[a["card"]].effect
             if eff["kind"] in ("money", "leave_prison", "pardon", "extra_steps"):

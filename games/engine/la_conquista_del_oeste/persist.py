@@ -45,6 +45,12 @@ def dump(s: State) -> dict[str, Any]:
         "opp_deck": list(s.opp_deck),
         "inc_deck": list(s.inc_deck),
         "winner": s.winner,
+        "poker": {
+            "host": s.poker_host,
+            "bet": s.poker_bet,
+            "wait": list(s.poker_wait),
+            "in": list(s.poker_in),
+        },
     }
 
 
@@ -101,9 +107,16 @@ def load(d: Mapping[str, Any]) -> State:
             opp_deck=[str(c) for c in d["opp_deck"]],
             inc_deck=[str(c) for c in d["inc_deck"]],
             winner=int(d["winner"]),
+            poker_host=int(d["poker"]["host"]),
+            poker_bet=_int(d["poker"]["bet"]),
+            poker_wait=tuple(_int(x) for x in d["poker"]["wait"]),
+            poker_in=tuple(_int(x) for x in d["poker"]["in"]),
         )
     except (KeyError, TypeError, AttributeError) as exc:
         raise ValueError(f"malformed state ({exc!r})") from None
+    seats = set(range(n))
+    if not {*s.poker_wait, *s.poker_in} <= seats or s.poker_host >= n:
+        raise ValueError("inconsistent poker game")
     if len(players) != n or s.seat >= n or s.first >= n or s.phase not in PHASES:
         raise ValueError("inconsistent state")
     cards = s.opp_deck + [c for p in players for c in p.hand]

@@ -57,6 +57,10 @@ class State:
     opp_deck: list[str] = field(default_factory=list)
     inc_deck: list[str] = field(default_factory=list)
     winner: int = -1
+    poker_host: int = -1  # LC-23: the seat whose poker game waits for its invited seats
+    poker_bet: int = 0
+    poker_wait: tuple[int, ...] = ()  # invited seats that have not answered yet
+    poker_in: tuple[int, ...] = ()  # invited seats that joined
 
     def copy(self) -> State:
         return State(
@@ -76,4 +80,8 @@ class State:
             list(self.opp_deck),
             list(self.inc_deck),
             self.winner,
+            self.poker_host,
+            self.poker_bet,
+            self.poker_wait,
+            self.poker_in,
         )

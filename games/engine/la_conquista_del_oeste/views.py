@@ -46,6 +46,13 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "incident_deck": len(s.inc_deck),
         "winner": s.winner if s.winner >= 0 else None,
     }
+    if s.poker_host >= 0:
+        out["poker"] = {
+            "host": s.poker_host,
+            "bet": s.poker_bet,
+            "waiting_for": list(s.poker_wait),
+            "joined": list(s.poker_in),
+        }
     if s.phase == "over":
         out["scores"] = R.scores(s)
     if seat is not None:

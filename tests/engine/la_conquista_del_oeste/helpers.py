@@ -69,7 +69,7 @@ def play_game(
     rng = random.Random(seed)  # noqa: S311
     moves: list[tuple[int, Any]] = []
     while not G.is_over(s):
-        (seat,) = G.to_act(s)
+        seat = min(G.to_act(s))
         legal = G.legal_actions(s, seat)
         action = BOTS[bot].choose(G, G.view(s, seat), legal, rng)
         t, _ = G.apply(s, seat, action)

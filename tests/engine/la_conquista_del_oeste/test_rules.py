@@ -505,12 +505,14 @@ def test_lc_14_surrender_in_a_city_with_a_prison() -> None:
     assert {"type": "surrender"} not in G.legal_actions(scene(city="boston", reward=500), 0)
 
 
-def test_lc_23_poker_against_the_bank() -> None:
+def test_lc_23_poker_alone_against_the_bank() -> None:
     s = scene(city="new_york")
+    s.players[1].money = 50  # too poor to be invited
     assert {"type": "poker", "bet": 1000} in G.legal_actions(s, 0)
     won = rigged(s, lambda d: d[0] + d[1] > d[2] + d[3], k=4)
-    won, _ev = G.apply(won, 0, {"type": "poker", "bet": 350})
+    won, ev = G.apply(won, 0, {"type": "poker", "bet": 350})
     assert won.players[0].money == 1850
+    assert next(e for e in ev if e["type"] == "poker")["pot"] == 700
     assert not any(a["type"] == "poker" for a in G.legal_actions(won, 0))  # once a turn
     lost = rigged(s, lambda d: d[0] + d[1] < d[2] + d[3], k=4)
     lost, _ = G.apply(lost, 0, {"type": "poker", "bet": 1000})
@@ -519,6 +521,58 @@ def test_lc_23_poker_against_the_bank() -> None:
         with pytest.raises(IllegalAction) as info:
             G.apply(s, 0, {"type": "poker", "bet": bet})
         assert info.value.code == "bad_bet"
+
+
+def test_lc_23_poker_invites_the_others_and_waits_only_for_them() -> None:
+    s = scene(n=4, city="new_york")
+    s.players[1].money = 100  # cannot cover the bet: not invited
+    s.players[2].jail = "prison"  # a city prisoner cannot play
+    s.players[2].pos = "chicago"
+    s.players[3].pos = "seattle"  # anywhere on the map
+    s, ev = G.apply(s, 0, {"type": "poker", "bet": 500})
+    assert G.to_act(s) == frozenset({3})
+    assert next(e for e in ev if e["type"] == "poker_announced")["invited"] == [3]
+    with pytest.raises(IllegalAction) as info:
+        G.apply(s, 0, {"type": "roll"})
+    assert info.value.code == "waiting_for_poker"
+    with pytest.raises(IllegalAction) as info:
+        G.apply(s, 3, {"type": "roll"})
+    assert info.value.code == "poker_answer_due"
+    assert G.view(s, None)["poker"] == {"host": 0, "bet": 500, "waiting_for": [3], "joined": []}
+    # Seat 3 joins; seat 3 rolls highest, then seat 0, the bank last.
+    s = rigged(s, lambda d: d[2] + d[3] > d[0] + d[1] > d[4] + d[5], k=6)
+    s, ev = G.apply(s, 3, {"type": "poker_answer", "join": True})
+    poker = next(e for e in ev if e["type"] == "poker")
+    assert poker["seats"] == [0, 3]
+    assert poker["pot"] == 1500
+    assert poker["winner"] == 3
+    assert s.players[0].money == 1000
+    assert s.players[3].money == 2500
+    assert G.to_act(s) == frozenset({0})  # the host's turn goes on
+    assert {"type": "roll"} in G.legal_actions(s, 0)
+
+
+def test_lc_23_declined_poker_is_the_host_against_the_bank() -> None:
+    s = scene(n=2, city="new_york")
+    s, _ = G.apply(s, 0, {"type": "poker", "bet": 100})
+    assert G.to_act(s) == frozenset({1})
+    s = rigged(s, lambda d: d[0] + d[1] < d[2] + d[3], k=4)
+    s, ev = G.apply(s, 1, {"type": "poker_answer", "join": False})
+    assert next(e for e in ev if e["type"] == "poker")["winner"] == -1
+    assert s.players[0].money == 1400
+    assert s.players[1].money == 1500
+
+
+def test_lc_23_roy_bean_prisoners_play_poker() -> None:
+    s = scene(n=2, city="langtry", jail="roy_bean")
+    assert {"type": "poker", "bet": 100} in G.legal_actions(s, 0)
+    t = scene(n=2, city="new_york")
+    t.players[1].pos, t.players[1].jail = "langtry", "roy_bean"
+    t, _ = G.apply(t, 0, {"type": "poker", "bet": 100})
+    assert G.to_act(t) == frozenset({1})
+    with pytest.raises(IllegalAction) as info:
+        G.apply(scene(n=2, city="boston"), 0, {"type": "poker_answer", "join": True})
+    assert info.value.code == "not_invited"
 
 
 def test_lc_17_missed_turns_are_skipped() -> None:
