@@ -7,6 +7,7 @@ from typing import Any
 
 from .. import IllegalAction
 from . import rules as R
+from . import trades
 from .data import CITIES, DATA, ITEMS
 from .state import State
 
@@ -27,7 +28,12 @@ ACTION_KEYS: dict[str, frozenset[str]] = {
     "end_turn": frozenset(),
     "discard": frozenset({"card"}),
     "poker_answer": frozenset({"join"}),
+    "offer": frozenset({"to", "give", "take"}),
+    "accept": frozenset({"offer"}),
+    "refuse": frozenset({"offer"}),
+    "withdraw": frozenset({"offer"}),
 }
+ANSWERS = frozenset({"accept", "refuse", "withdraw"})
 
 
 def to_act(s: State) -> frozenset[int]:
@@ -88,12 +94,17 @@ def legal_actions(s: State, seat: int) -> list[Action]:
         if seat not in s.poker_wait:
             return []
         return [{"type": "poker_answer", "join": True}, {"type": "poker_answer", "join": False}]
+    answers = trades.answers(s, seat)
     if seat != s.seat:
-        return []
+        return answers
+    if s.phase == "discard":
+        return [{"type": "discard", "card": c} for c in s.players[seat].hand]
+    return _turn_actions(s, seat) + trades.suggested_offers(s, seat) + answers
+
+
+def _turn_actions(s: State, seat: int) -> list[Action]:
     p = s.players[seat]
     hand: list[Action] = [{"type": "play", "card": c} for c in p.hand if _playable(s, c)]
-    if s.phase == "discard":
-        return [{"type": "discard", "card": c} for c in p.hand]
     if s.phase == "move":
         return [{"type": "move", "to": c} for c in R.destinations(p, s.steps)] + hand
     if s.phase == "after":
@@ -144,7 +155,7 @@ def _parse(action: Any) -> Action:
     extra = set(action) - {"type"} - ACTION_KEYS[kind]
     if extra:
         raise IllegalAction("bad_action", f"Unknown keys: {', '.join(sorted(map(str, extra)))}.")
-    for key in ("item", "card", "to", "kind"):
+    for key in ("item", "card", "kind") + (() if kind == "offer" else ("to",)):
         if key in action and not isinstance(action[key], str):
             raise IllegalAction("bad_action", f"{key} must be a string.")
     if "join" in action and not isinstance(action["join"], bool):
@@ -172,6 +183,14 @@ def apply_action(state: State, seat: Any, action: Any) -> tuple[State, list[R.Ev
         return answered, out
     if a["type"] == "poker_answer":
         raise IllegalAction("not_invited", "There is no poker invitation to answer.")
+    if a["type"] in ANSWERS:  # LC-24: answered on the player's own time
+        if state.phase == "discard" and seat == state.seat:
+            raise IllegalAction("not_allowed", "Put a card at the bottom of the deck first.")
+        answered = state.copy()
+        out = []
+        trades.answer(answered, seat, a, out)
+        trades.prune(answered, out)
+        return answered, out
     if seat != state.seat:
         raise IllegalAction("not_your_turn", "It is not your turn.")
     legal = legal_actions(state, seat)
@@ -184,11 +203,14 @@ def apply_action(state: State, seat: Any, action: Any) -> tuple[State, list[R.Ev
             raise IllegalAction("bad_bet", "The bet is a multiple of 50 $ up to 1,000 $.")
         if bet > p.money:
             raise IllegalAction("bad_bet", "You cannot bet more than you hold.")
+    elif a["type"] == "offer":
+        pass  # any well-formed offer, checked by trades.make_offer
     elif a not in legal:
         raise IllegalAction("not_allowed", "That action is not allowed now.")
     s = state.copy()
     events: list[R.Event] = []
     _do(s, a, events)
+    trades.prune(s, events)
     return s, events
 
 
@@ -255,6 +277,8 @@ def _do(s: State, a: Action, events: list[R.Event]) -> None:
             R.roll_for_move(s, events)
     elif kind == "move":
         R.arrive(s, a["to"], events)
+    elif kind == "offer":
+        trades.make_offer(s, seat, a, events)
     elif kind == "end_turn":
         R.end_turn(s, events)
     elif kind == "discard":

@@ -13,6 +13,7 @@ from .data import ARRIVALS, CITIES, DATA, ITEMS, NB
 
 Action = dict[str, Any]
 RESERVE = 300
+TRADE = frozenset({"offer", "accept", "refuse", "withdraw"})
 
 
 def _dist(targets: list[str], allowed: set[str]) -> dict[str, int]:
@@ -40,18 +41,27 @@ class GreedyBot:
     def choose(
         self, rules: Any, view: dict[str, Any], legal_actions: list[Action], rng: random.Random
     ) -> Action:
-        if len(legal_actions) == 1:
-            return legal_actions[0]
         me = view["players"][view["seat"]]
         hand = me.get("hand", [])
         lily = any(DATA.opportunity[c].effect["kind"] == "lily_langtry" for c in hand)
+        missing = [i for i in ITEMS if me["outfit"][i] == 0]
         by_type: dict[str, list[Action]] = {}
         for a in legal_actions:
             by_type.setdefault(a["type"], []).append(a)
+        for a in by_type.get("accept", []):  # buy a missing item for no more than the bank
+            o = next(x for x in view["offers"] if x["offer"] == a["offer"])
+            got = [i for i in o["give"]["items"] if i in missing]
+            fair = bool(got) and o["take"]["money"] <= DATA.prices[got[0]]["west"][0]
+            if fair and not o["take"]["items"]:
+                return a
+        turn = [a for a in legal_actions if a["type"] not in TRADE]
+        if not turn:  # only offers to answer: refuse them (or withdraw its own)
+            return by_type.get("refuse", legal_actions)[0]
+        if len(turn) == 1:
+            return turn[0]
         if "discard" in by_type:
             keep = [a for a in by_type["discard"] if not _is_lily(a["card"])]
             return (keep or by_type["discard"])[0]
-        missing = [i for i in ITEMS if me["outfit"][i] == 0]
         if "poker_answer" in by_type:  # join only when short of money, and for a small bet
             short = me["money"] < RESERVE or (missing and me["money"] < 600)
             bet = int(view.get("poker", {}).get("bet", 0))
@@ -88,7 +98,7 @@ class GreedyBot:
             )
         if "roll" in by_type:
             return by_type["roll"][0]
-        return by_type.get("end_turn", legal_actions)[0]
+        return by_type.get("end_turn", turn)[0]
 
     def _targets(self, me: dict[str, Any], missing: list[str], lily: bool) -> list[str]:
         if missing:

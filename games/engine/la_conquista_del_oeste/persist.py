@@ -45,6 +45,8 @@ def dump(s: State) -> dict[str, Any]:
         "opp_deck": list(s.opp_deck),
         "inc_deck": list(s.inc_deck),
         "winner": s.winner,
+        "offers": [dict(o) for o in s.offers],
+        "next_offer": s.next_offer,
         "poker": {
             "host": s.poker_host,
             "bet": s.poker_bet,
@@ -64,6 +66,30 @@ def _city(v: Any, empty: bool = False) -> str:
     if (empty and v == "") or (isinstance(v, str) and v in CITIES):
         return str(v)
     raise ValueError(f"unknown city {v!r}")
+
+
+def _offer(o: Any, n: int) -> dict[str, Any]:
+    if set(o) != {"id", "from", "to", "give", "take", "lapse"}:
+        raise ValueError("bad offer")
+    if not (0 <= _int(o["from"]) < n and 0 <= _int(o["to"]) < n):
+        raise ValueError("bad offer seats")
+    give, take = o["give"], o["take"]
+    return {
+        "id": _int(o["id"], 1),
+        "from": o["from"],
+        "to": o["to"],
+        "give": {
+            "money": _int(give["money"]),
+            "items": {str(i): _int(c, 1) for i, c in give["items"].items()},
+            "cards": [str(c) for c in give["cards"]],
+        },
+        "take": {
+            "money": _int(take["money"]),
+            "items": {str(i): _int(c, 1) for i, c in take["items"].items()},
+            "cards": [],
+        },
+        "lapse": _int(o["lapse"], 1),
+    }
 
 
 def load(d: Mapping[str, Any]) -> State:
@@ -111,6 +137,8 @@ def load(d: Mapping[str, Any]) -> State:
             poker_bet=_int(d["poker"]["bet"]),
             poker_wait=tuple(_int(x) for x in d["poker"]["wait"]),
             poker_in=tuple(_int(x) for x in d["poker"]["in"]),
+            offers=[_offer(o, n) for o in d["offers"]],
+            next_offer=_int(d["next_offer"], 1),
         )
     except (KeyError, TypeError, AttributeError) as exc:
         raise ValueError(f"malformed state ({exc!r})") from None

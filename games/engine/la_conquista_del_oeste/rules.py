@@ -13,6 +13,7 @@ from .state import Player, State
 Event = dict[str, Any]
 ORDER = {c: i for i, c in enumerate(DATA.city_order)}
 SCORE_TOP = 100
+LAPSE_AFTER = 2  # LC-24: an offer lives through the end of the offerer's next turn
 
 
 def ev(type_: str, **data: Any) -> Event:
@@ -93,6 +94,7 @@ def begin_turn(s: State, events: list[Event]) -> None:
         p = s.players[s.seat]
         p.skip -= 1
         events.append(ev("turn_missed", seat=s.seat, left=p.skip))
+        lapse(s, s.seat, events)
         if not _next_seat(s, events):
             return
     s.phase, s.did, s.forced, s.steps, s.resume = "town", (), "", 0, ""
@@ -117,8 +119,23 @@ def end_turn(s: State, events: list[Event]) -> None:
     if s.phase == "over":
         return
     events.append(ev("turn_ended", seat=s.seat))
+    lapse(s, s.seat, events)
     if _next_seat(s, events):
         begin_turn(s, events)
+
+
+def lapse(s: State, seat: int, events: list[Event]) -> None:
+    """LC-24: at the end of each turn of ``seat`` (played or missed) its offers age; an
+    offer lapses at the end of the offerer's turn after the one it was made in."""
+    kept = []
+    for o in s.offers:
+        if o["from"] == seat:
+            o = {**o, "lapse": o["lapse"] - 1}
+            if o["lapse"] <= 0:
+                events.append(ev("offer_lapsed", seat=seat, offer=o["id"]))
+                continue
+        kept.append(o)
+    s.offers = kept
 
 
 def compulsory(s: State, seat: int, events: list[Event]) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .data import ITEMS
 
@@ -61,6 +62,8 @@ class State:
     poker_bet: int = 0
     poker_wait: tuple[int, ...] = ()  # invited seats that have not answered yet
     poker_in: tuple[int, ...] = ()  # invited seats that joined
+    offers: list[dict[str, Any]] = field(default_factory=list)  # LC-24, never changed in place
+    next_offer: int = 1
 
     def copy(self) -> State:
         return State(
@@ -84,4 +87,6 @@ class State:
             self.poker_bet,
             self.poker_wait,
             self.poker_in,
+            list(self.offers),
+            self.next_offer,
         )

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import rules as R
+from . import trades
 from .data import DATA
 from .state import State
 
@@ -46,6 +47,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "incident_deck": len(s.inc_deck),
         "winner": s.winner if s.winner >= 0 else None,
     }
+    out["offers"] = trades.visible(s, seat)
     if s.poker_host >= 0:
         out["poker"] = {
             "host": s.poker_host,

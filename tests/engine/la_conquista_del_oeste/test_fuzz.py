@@ -47,11 +47,13 @@ def check_invariants(s: State) -> None:
 def check_views(s: State) -> None:
     for seat in (None, *range(s.n)):
         text = json.dumps(G.view(s, seat))
+        offered = {c for o in s.offers if o["to"] == seat for c in o["give"]["cards"]}
         for other, p in enumerate(s.players):
             if other == seat:
                 continue
             for card in p.hand:
-                assert card not in text
+                # Only the receiver of an offer sees the cards it offers (LC-24).
+                assert card not in text or card in offered
         assert "rng" not in text
         assert all(c not in text for c in s.opp_deck)
         assert all(c not in text for c in s.inc_deck)
@@ -111,10 +113,17 @@ def test_hypothesis_playouts_views_and_persistence(n: int, seed: int, choices: i
         seat = pick.choice(sorted(G.to_act(s)))
         legal = G.legal_actions(s, seat)
         assert legal
+        if pick.random() < 0.2:  # now and then a seat answers an offer on its own time
+            answering = [x for x in range(n) if x != seat and G.legal_actions(s, x)]
+            if answering:
+                seat = pick.choice(answering)
+                legal = G.legal_actions(s, seat)
         t, events = G.apply(s, seat, pick.choice(legal))
         step_check(s, t)
-        for e in events:  # private events only reach their seat
-            if e["visible_to"] != "all":
+        for e in events:  # private events only reach their seat (an offer: both parties)
+            if e["type"] == "offer_detail":
+                assert e["visible_to"] == [e["from"], e["to"]]
+            elif e["visible_to"] != "all":
                 assert e["visible_to"] == [e["seat"]]
         if steps % 5 == 0:
             check_views(t)

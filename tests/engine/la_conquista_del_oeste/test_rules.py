@@ -625,3 +625,106 @@ def test_refusals_have_stable_codes() -> None:
     with pytest.raises(IllegalAction) as info:
         G.query(s, 0, "anything", {})
     assert info.value.code == "unknown_query"
+
+
+def _offer_scene() -> Any:
+    s = scene(n=3, city="boston", outfit=FULL)
+    card = give_card(s, 0, "pardon")
+    return s, card
+
+
+def test_lc_24_an_offer_is_seen_in_full_by_the_two_parties_only() -> None:
+    s, card = _offer_scene()
+    offer = {
+        "type": "offer",
+        "to": 1,
+        "give": {"items": {"wagon": 1}, "cards": [card]},
+        "take": {"money": 700},
+    }
+    assert any(a["type"] == "offer" for a in G.legal_actions(s, 0))
+    s, ev = G.apply(s, 0, offer)
+    assert next(e for e in ev if e["type"] == "offer_made")["give"]["cards"] == 1
+    detail = next(e for e in ev if e["type"] == "offer_detail")
+    assert detail["visible_to"] == [0, 1]
+    assert G.view(s, 1)["offers"][0]["give"]["cards"] == [card]
+    assert G.view(s, 2)["offers"][0]["give"]["cards"] == 1
+    assert card not in str(G.view(s, 2))
+    # The receiver answers on its own time, outside its turn.
+    assert G.legal_actions(s, 1) == [
+        {"type": "accept", "offer": 1},
+        {"type": "refuse", "offer": 1},
+    ]
+    s, ev = G.apply(s, 1, {"type": "accept", "offer": 1})
+    assert s.players[0].outfit["wagon"] == 0
+    assert s.players[1].outfit["wagon"] == 1
+    assert card in s.players[1].hand
+    assert s.players[0].money == 2200
+    assert s.players[1].money == 800
+    assert s.offers == []
+    assert s.seat == 0  # the offerer's turn goes on
+
+
+def test_lc_24_refuse_withdraw_and_bad_offers() -> None:
+    s, _ = _offer_scene()
+    sell = {"type": "offer", "to": 2, "give": {"items": {"oxen": 1}}, "take": {"money": 600}}
+    t, _ = G.apply(s, 0, sell)
+    with pytest.raises(IllegalAction) as info:
+        G.apply(t, 0, sell)
+    assert info.value.code == "not_allowed"  # one open offer at a time
+    with pytest.raises(IllegalAction) as info:
+        G.apply(t, 1, {"type": "accept", "offer": 1})
+    assert info.value.code == "not_your_offer"
+    refused, ev = G.apply(t, 2, {"type": "refuse", "offer": 1})
+    assert refused.offers == []
+    assert "offer_refused" in types(ev)
+    withdrawn, _ = G.apply(t, 0, {"type": "withdraw", "offer": 1})
+    assert withdrawn.offers == []
+    bad = [
+        ({"to": 0, "give": {"money": 1}, "take": {}}, "bad_offer"),
+        ({"to": 1, "give": {}, "take": {"cards": ["opp-01"]}}, "bad_offer"),
+        ({"to": 1, "give": {"money": -5}, "take": {}}, "bad_offer"),
+        ({"to": 1, "give": {}, "take": {}}, "bad_offer"),
+        ({"to": 1, "give": {"items": {"wagon": 2}}, "take": {}}, "not_held"),
+    ]
+    for body, code in bad:
+        with pytest.raises(IllegalAction) as info:
+            G.apply(s, 0, {"type": "offer", **body})
+        assert info.value.code == code, body
+
+
+def test_lc_24_an_offer_that_cannot_be_paid_cannot_be_accepted() -> None:
+    s, _ = _offer_scene()
+    s.players[1].money = 100
+    s, _ = G.apply(
+        s, 0, {"type": "offer", "to": 1, "give": {"items": {"oxen": 1}}, "take": {"money": 600}}
+    )
+    assert G.legal_actions(s, 1) == [{"type": "refuse", "offer": 1}]
+    with pytest.raises(IllegalAction) as info:
+        G.apply(s, 1, {"type": "accept", "offer": 1})
+    assert info.value.code == "offer_not_possible"
+
+
+def test_lc_24_an_offer_lapses_at_the_end_of_the_offerers_next_turn() -> None:
+    s, _ = _offer_scene()
+    s.players[1].pos = s.players[2].pos = "boston"
+    s, _ = G.apply(s, 0, {"type": "offer", "to": 1, "give": {"money": 100}, "take": {}})
+    s, _ = G.apply(s, 0, {"type": "work"})  # end of the turn it was made in
+    assert len(s.offers) == 1
+    s, _ = G.apply(s, 1, {"type": "work"})
+    s, _ = G.apply(s, 2, {"type": "work"})
+    assert len(s.offers) == 1
+    s = rigged(s, lambda d: max(d) == 1 and sum(d) != 3)
+    s, _ = G.apply(s, 0, {"type": "roll"})
+    s, _ = G.apply(s, 0, {"type": "move", "to": "albany"})
+    s, ev = G.apply(s, 0, {"type": "end_turn"})
+    assert s.offers == []
+    assert "offer_lapsed" in types(ev)
+
+
+def test_lc_24_an_offered_card_played_voids_the_offer() -> None:
+    s = scene(n=2, city="boston")
+    card = give_card(s, 0, "money")
+    s, _ = G.apply(s, 0, {"type": "offer", "to": 1, "give": {"cards": [card]}, "take": {}})
+    s, ev = G.apply(s, 0, {"type": "play", "card": card})
+    assert s.offers == []
+    assert "offer_void" in types(ev)
