@@ -127,6 +127,10 @@ def test_hypothesis_playouts_views_and_persistence(n: int, seed: int, choices: i
                 assert e["visible_to"] == [e["seat"]]
         if steps % 5 == 0:
             check_views(t)
+        if steps % 25 == 0:  # every listed action is accepted
+            for other in range(n):
+                for action in G.legal_actions(s, other):
+                    G.apply(s, other, action)
         s = t
         steps += 1
         assert steps < STEP_CAP

@@ -94,6 +94,7 @@ def test_lc_5_roy_bean_without_lily_langtry_sends_to_his_prison() -> None:
     assert "langtry" in found
     # No passing through the judge's city: El Paso is 2 from San Antonio only via Langtry.
     assert "fort_stockton" in found  # via Fort Worth is 2 edges as well
+    assert "el_paso" not in found  # 2 edges only through Langtry
     s, ev = G.apply(s, 0, {"type": "move", "to": "langtry"})
     p = s.players[0]
     assert (p.pos, p.jail) == ("langtry", "roy_bean")
