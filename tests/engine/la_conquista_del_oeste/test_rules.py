@@ -729,3 +729,23 @@ def test_lc_24_an_offered_card_played_voids_the_offer() -> None:
     s, ev = G.apply(s, 0, {"type": "play", "card": card})
     assert s.offers == []
     assert "offer_void" in types(ev)
+
+
+def test_lc_18_railway_pass_and_pardon_cards() -> None:
+    s = scene(city="norfolk", money=0, reward=1000)
+    rail = give_card(s, 0, "free_rail")
+    pardon = give_card(s, 0, "pardon")
+    assert {"type": "rail"} not in G.legal_actions(s, 0)  # no money for the fare
+    s, _ = G.apply(s, 0, {"type": "play", "card": rail})
+    assert s.players[0].pos == "st_louis"
+    assert s.players[0].money == 0
+    s, _ = G.apply(s, 0, {"type": "play", "card": pardon})
+    assert s.players[0].reward == 0
+    assert s.players[0].hand == []
+
+
+def test_lc_7_the_railway_draws_nothing_and_triggers_no_drawing() -> None:
+    s = scene(city="st_louis", money=2000)
+    s, ev = G.apply(s, 0, {"type": "rail"})
+    assert types(ev) == ["railway"]
+    assert s.players[0].pos == "norfolk"
