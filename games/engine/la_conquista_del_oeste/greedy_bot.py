@@ -1,0 +1,121 @@
+"""The ``greedy`` bot: equips cheaply (in the East where it is cheaper), takes a shortest
+safe path west (avoiding Judge Roy Bean without Lily Langtry, and sheriffs, cardsharps and
+incident spaces when the path is as short), works or plays poker when short of money. It
+sees only its own seat's view and the public data."""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from typing import Any
+
+from .data import ARRIVALS, CITIES, DATA, ITEMS, NB
+
+Action = dict[str, Any]
+RESERVE = 300
+TRADE = frozenset({"offer", "accept", "refuse", "withdraw"})
+
+
+def _dist(targets: list[str], allowed: set[str]) -> dict[str, int]:
+    dist = {t: 0 for t in targets if t in allowed}
+    queue = deque(dist)
+    while queue:
+        a = queue.popleft()
+        for b in NB[a]:
+            if b in allowed and b not in dist:
+                dist[b] = dist[a] + 1
+                queue.append(b)
+    return dist
+
+
+def _hazard(city: str, lily: bool) -> int:
+    c = CITIES[city]
+    if c.roy_bean and not lily:
+        return 100
+    return 2 * c.sheriff + 2 * c.cardsharp + c.incident
+
+
+class GreedyBot:
+    name = "greedy"
+
+    def choose(
+        self, rules: Any, view: dict[str, Any], legal_actions: list[Action], rng: random.Random
+    ) -> Action:
+        me = view["players"][view["seat"]]
+        hand = me.get("hand", [])
+        lily = any(DATA.opportunity[c].effect["kind"] == "lily_langtry" for c in hand)
+        missing = [i for i in ITEMS if me["outfit"][i] == 0]
+        by_type: dict[str, list[Action]] = {}
+        for a in legal_actions:
+            by_type.setdefault(a["type"], []).append(a)
+        for a in by_type.get("accept", []):  # buy a missing item for no more than the bank
+            o = next(x for x in view["offers"] if x["offer"] == a["offer"])
+            got = [i for i in o["give"]["items"] if i in missing]
+            fair = bool(got) and o["take"]["money"] <= DATA.prices[got[0]]["west"][0]
+            if fair and not o["take"]["items"]:
+                return a
+        turn = [a for a in legal_actions if a["type"] not in TRADE]
+        if not turn:  # only offers to answer: refuse them (or withdraw its own)
+            return by_type.get("refuse", legal_actions)[0]
+        if len(turn) == 1:
+            return turn[0]
+        if "discard" in by_type:
+            keep = [a for a in by_type["discard"] if not _is_lily(a["card"])]
+            return (keep or by_type["discard"])[0]
+        if "poker_answer" in by_type:  # join only when short of money, and for a small bet
+            short = me["money"] < RESERVE or (missing and me["money"] < 600)
+            bet = int(view.get("poker", {}).get("bet", 0))
+            return {"type": "poker_answer", "join": bool(short and 2 * bet <= me["money"])}
+        for a in by_type.get("play", []):
+            eff = DATA.opportunity[a["card"]].effect
+            if eff["kind"] in ("money", "leave_prison", "pardon", "extra_steps"):
+                return a
+            if eff["kind"] == "free_item" and eff["item"] in missing:
+                return a
+        for a in by_type.get("buy", []):
+            if a["item"] in missing:
+                return a
+        money = me["money"]
+        if "work" in by_type and (missing or money < RESERVE) and money < 1200:
+            return by_type["work"][0]
+        if "poker" in by_type and money < RESERVE and not CITIES[me["city"]].work:
+            return min(by_type["poker"], key=lambda a: int(a["bet"]))
+        at_norfolk = me["city"] == DATA.rail_cities[0]
+        if "rail" in by_type and not missing and at_norfolk and money - DATA.rail_fare >= RESERVE:
+            return by_type["rail"][0]
+        if "move" in by_type:
+            target = self._targets(me, missing, lily)
+            allowed = {
+                c
+                for c in CITIES
+                if (not CITIES[c].west or not missing or me["family"])
+                and (lily or not CITIES[c].roy_bean)
+            }
+            dist = _dist(target, allowed)
+            return min(
+                by_type["move"],
+                key=lambda a: (dist.get(a["to"], 999), _hazard(a["to"], lily), a["to"]),
+            )
+        if "roll" in by_type:
+            return by_type["roll"][0]
+        return by_type.get("end_turn", turn)[0]
+
+    def _targets(self, me: dict[str, Any], missing: list[str], lily: bool) -> list[str]:
+        if missing:
+            east = not CITIES[me["city"]].west and not me["family"]
+            shops = [
+                c
+                for c, city in CITIES.items()
+                if any(i in city.shops for i in missing) and (city.west != east or not east)
+            ]
+            cheapest = min(DATA.prices[i]["west" if not east else "east"][0] for i in missing)
+            if me["money"] < cheapest:
+                shops = [c for c, city in CITIES.items() if city.work and c != me["city"]]
+            return shops
+        if me["family"]:
+            return [me["family"]]
+        return list(ARRIVALS)
+
+
+def _is_lily(card: str) -> bool:
+    return bool(DATA.opportunity[card].effect["kind"] == "lily_langtry")
