@@ -49,6 +49,9 @@ class WebTitle:
     side_template = "games/generic/_side.html"
     #: Shown under the board (None: nothing).
     legend_template: str | None = None
+    #: The board is drawn by the server and swapped in with the panels after each update
+    #: (True), or redrawn by the title's script from the socket's view (False).
+    board_swaps = True
     #: Shown on the home page under the title's name; the how-to-play page (None: none).
     home_template: str | None = None
     how_to_play_template: str | None = None

@@ -99,6 +99,9 @@ def test_a_test_only_title_is_shown_and_played_on_the_generic_page(
         f"/games/{game_id}/act/", {"action": "{nope"}, headers={"Accept": "application/json"}
     )
     assert (garbled.status_code, garbled.json()["code"]) == (400, "bad_request")
+    # The generic board comes with the panels (no script of the title redraws it).
+    panels = page.get(f"/games/{game_id}/panels/").content.decode()
+    assert 'id="board"' in panels
     # A title's query through the generic endpoint.
     lead = page.get(f"/games/{game_id}/query/lead/")
     assert lead.json() == {"query": "lead", "answer": 0}

@@ -35,6 +35,7 @@ def _cell_order(cell: str) -> tuple[int, str]:
 class ColoradoCountyWeb(WebTitle):
     board_template = "colorado_county/_board.html"
     legend_template = "colorado_county/_legend.html"
+    board_swaps = False  # play.js redraws it from the socket's view (board.js)
     act_template = "colorado_county/_act.html"
     side_template = "colorado_county/_side.html"
     home_template = "colorado_county/_home.html"
