@@ -29,7 +29,7 @@ __all__ = [
     "validate_options",
 ]
 
-TITLE_PACKAGES: tuple[str, ...] = ("colorado_county",)
+TITLE_PACKAGES: tuple[str, ...] = ("colorado_county", "la_conquista_del_oeste")
 """The built-in titles: packages under ``games.engine``, each exporting ``RULES``."""
 
 

@@ -27,8 +27,8 @@ def tiny() -> Iterator[TinyDuel]:
 
 
 def test_built_in_titles_come_from_their_packages() -> None:
-    assert TITLE_PACKAGES == ("colorado_county",)
-    assert title_slugs() == ["colorado-county"]
+    assert TITLE_PACKAGES == ("colorado_county", "la_conquista_del_oeste")
+    assert title_slugs() == ["colorado-county", "la-conquista-del-oeste"]
     from games.engine.colorado_county import RULES
 
     assert get_rules("colorado-county") is RULES
@@ -45,16 +45,17 @@ def test_unknown_slug_is_a_clear_key_error() -> None:
 
 def test_register_adds_a_title_and_unregister_removes_it() -> None:
     rules = TinyDuel()
+    built_in = title_slugs()
     register(rules)
     try:
-        assert title_slugs() == ["colorado-county", "tiny-duel"]
+        assert title_slugs() == sorted([*built_in, "tiny-duel"])
         assert get_rules("tiny-duel") is rules
         register(rules)  # the same object again: nothing changes
-        assert title_slugs() == ["colorado-county", "tiny-duel"]
+        assert title_slugs() == sorted([*built_in, "tiny-duel"])
         assert validate_options("tiny-duel", None) == {"rounds": 3}
     finally:
         unregister("tiny-duel")
-    assert title_slugs() == ["colorado-county"]
+    assert title_slugs() == built_in
     with pytest.raises(KeyError, match="tiny-duel"):
         get_rules("tiny-duel")
     with pytest.raises(KeyError, match="nothing to unregister"):
@@ -87,7 +88,7 @@ def test_a_registered_title_gets_its_own_bots(tiny: TinyDuel) -> None:
     assert bot_names("colorado-county") == ["greedy", "random"]
 
 
-@pytest.mark.parametrize("slug", ["colorado-county", "tiny-duel"])
+@pytest.mark.parametrize("slug", ["colorado-county", "la-conquista-del-oeste", "tiny-duel"])
 def test_every_title_carries_consistent_metadata(tiny: TinyDuel, slug: str) -> None:
     rules = get_rules(slug)
     assert isinstance(rules, Rules)

@@ -10,7 +10,10 @@ ROOT = Path(__file__).resolve().parents[2]
 #: Colorado County's words, and its names. A core file that needs one of them is doing the
 #: title's job.
 VOCABULARY = re.compile(
-    r"cowboy|\blakes?\b|\bflags?\b|colorado[-_ ]county|greedy|valuation|claim_preview|CCBoard",
+    r"cowboy|\blakes?\b|\bflags?\b|colorado[-_ ]county|greedy|valuation|claim_preview|CCBoard"
+    # La Conquista del Oeste's
+    r"|conquista|\boutfits?\b|sheriff|poker|cardsharp|\boxen\b|revolver|\bwagons?\b|roy bean"
+    r"|langtry|\bduels?\b",
     re.IGNORECASE,
 )
 CORE = ("games", "accounts", "notifications", "colorado", "templates", "static")
