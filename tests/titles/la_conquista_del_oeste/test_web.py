@@ -64,7 +64,7 @@ def test_the_six_player_map_is_well_formed_with_every_city_and_six_pawns() -> No
         svg
     )
     ns = "{http://www.w3.org/2000/svg}"
-    cities = [g.get("data-city") for g in root.iter(f"{ns}g") if g.get("data-city")]
+    cities = [str(g.get("data-city")) for g in root.iter(f"{ns}g") if g.get("data-city")]
     assert sorted(cities) == sorted(DATA.cities)
     pawns = {
         g.get("data-seat")
