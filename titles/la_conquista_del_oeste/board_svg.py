@@ -1,0 +1,239 @@
+"""The map of La Conquista del Oeste as SVG, drawn on the server from ``components.json``
+and one seat's view: the East and the West, the trails, the railway, each city's symbols
+and name, the pawns by seat colour and number, the last roll, and the legal destinations
+as buttons that post the move (the template wraps the SVG in the move form)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+
+from games.engine.la_conquista_del_oeste.data import DATA
+
+from .log_words import city_name, seat_name
+
+WIDTH, HEIGHT = 1140, 440
+#: Seat colour names (components.json) as fills, with a readable number colour.
+COLOURS: dict[str, tuple[str, str]] = {
+    "red": ("#c0392b", "#ffffff"),
+    "blue": ("#2457a6", "#ffffff"),
+    "green": ("#2f7d3a", "#ffffff"),
+    "yellow": ("#f2c230", "#111111"),
+    "black": ("#222222", "#ffffff"),
+    "white": ("#fafafa", "#111111"),
+}
+#: Pawn outlines differ by seat too, so the colour is never the only clue.
+SHAPES = ("circle", "square", "diamond", "triangle", "hexagon", "star")
+
+
+def symbols() -> list[tuple[str, str, str]]:
+    """(flag, glyph, words) of each city symbol, in drawing order (the legend uses it)."""
+    return [
+        ("bank", "$", _("bank")),
+        ("prison", "#", _("prison")),
+        ("work", "W", _("work")),
+        ("poker", "♠", _("poker")),
+        ("sheriff", "★", _("sheriff")),
+        ("cardsharp", "♦", _("cardsharp")),
+        ("shop", "S", _("shop")),
+        ("incident", "*", _("incident (asterisk)")),
+        ("arrival", "⚑", _("arrival point")),
+        ("indian_prison", "I", _("Indian camp")),
+        ("roy_bean", "J", _("Judge Roy Bean")),
+    ]
+
+
+def _has(city: Any, flag: str) -> bool:
+    if flag == "shop":
+        return bool(city.shops)
+    return bool(getattr(city, flag))
+
+
+def colour_of(seat: int) -> tuple[str, str]:
+    name = DATA.seat_colours[seat % len(DATA.seat_colours)]
+    return COLOURS.get(name, ("#777777", "#ffffff"))
+
+
+def _shape(seat: int, cx: float, cy: float, r: float, fill: str) -> str:
+    kind = SHAPES[seat % len(SHAPES)]
+    common = f'fill="{fill}" stroke="#111" stroke-width="{max(r / 6, 1):.1f}"'
+    if kind == "circle":
+        return f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r:.1f}" {common}/>'
+    if kind == "square":
+        side = 2 * r
+        box = f'width="{side:.1f}" height="{side:.1f}"'
+        return f'<rect x="{cx - r:.1f}" y="{cy - r:.1f}" {box} {common}/>'
+    pts = {
+        "diamond": [(0, -1.2), (1.2, 0), (0, 1.2), (-1.2, 0)],
+        "triangle": [(0, -1.3), (1.25, 1), (-1.25, 1)],
+        "hexagon": [
+            (1.1, 0),
+            (0.55, 0.95),
+            (-0.55, 0.95),
+            (-1.1, 0),
+            (-0.55, -0.95),
+            (0.55, -0.95),
+        ],
+        "star": [
+            (0, -1.3),
+            (0.4, -0.4),
+            (1.3, -0.4),
+            (0.6, 0.2),
+            (0.85, 1.2),
+            (0, 0.6),
+            (-0.85, 1.2),
+            (-0.6, 0.2),
+            (-1.3, -0.4),
+            (-0.4, -0.4),
+        ],
+    }[kind]
+    path = " ".join(f"{cx + x * r:.1f},{cy + y * r:.1f}" for x, y in pts)
+    return f'<polygon points="{path}" {common}/>'
+
+
+def pawn_svg(seat: int, cx: float, cy: float, r: float, label: str = "") -> str:
+    fill, ink = colour_of(seat)
+    title = f"<title>{escape(label)}</title>" if label else ""
+    return (
+        f'<g class="pawn p{seat}" data-seat="{seat}">{title}{_shape(seat, cx, cy, r, fill)}'
+        f'<text x="{cx:.1f}" y="{cy + r * 0.45:.1f}" text-anchor="middle" '
+        f'font-size="{r * 1.3:.1f}" '
+        f'font-weight="700" fill="{ink}">{seat + 1}</text></g>'
+    )
+
+
+def token_svg(seat: int, size: int = 18) -> SafeString:
+    """A seat's marker for the players list: its pawn shape, colour and number."""
+    half = size / 2
+    return mark_safe(  # noqa: S308 - built from numbers and fixed strings only
+        f'<svg class="token" width="{size}" height="{size}" viewBox="0 0 {size} {size}" '
+        f'role="img" aria-label="{escape(_("Player %(n)s") % {"n": seat + 1})}">'
+        f"{pawn_svg(seat, half, half, half * 0.72)}</svg>"
+    )
+
+
+def _zones() -> str:
+    west = max(c.x for c in DATA.cities.values() if c.west)
+    east = min(c.x for c in DATA.cities.values() if not c.west)
+    split = (west + east) / 2
+    return (
+        f'<g class="zones"><rect class="zone west" x="0" y="0" width="{split:.0f}" '
+        f'height="{HEIGHT}"/><rect class="zone east" x="{split:.0f}" y="0" '
+        f'width="{WIDTH - split:.0f}" height="{HEIGHT}"/>'
+        f'<text class="zone-name" x="14" y="{HEIGHT - 12}">{escape(_("The West"))}</text>'
+        f'<text class="zone-name" x="{WIDTH - 14}" y="{HEIGHT - 12}" text-anchor="end">'
+        f"{escape(_('The East'))}</text></g>"
+    )
+
+
+def _lines() -> str:
+    out = ['<g class="trails">']
+    for a, b in DATA.edges:
+        ca, cb = DATA.cities[a], DATA.cities[b]
+        out.append(f'<line x1="{ca.x}" y1="{ca.y}" x2="{cb.x}" y2="{cb.y}"/>')
+    out.append("</g>")
+    ra, rb = (DATA.cities[c] for c in DATA.rail_cities)
+    out.append(
+        f'<g class="railway"><title>{escape(_("The railway"))}</title>'
+        f'<line class="rail-bed" x1="{ra.x}" y1="{ra.y}" x2="{rb.x}" y2="{rb.y}"/>'
+        f'<line class="rail-ties" x1="{ra.x}" y1="{ra.y}" x2="{rb.x}" y2="{rb.y}"/></g>'
+    )
+    return "".join(out)
+
+
+def _city(cid: str, legal: bool) -> str:
+    c = DATA.cities[cid]
+    marks = [(g, w) for flag, g, w in symbols() if _has(c, flag)]
+    words = ", ".join(w for _g, w in marks)
+    label = f"{c.name}: {words}" if words else c.name
+    cls = "city " + ("west" if c.west else "east") + (" dest" if legal else "")
+    out = [f'<g class="{cls}" data-city="{escape(cid)}"><title>{escape(label)}</title>']
+    out.append(f'<circle class="node" cx="{c.x}" cy="{c.y}" r="7"/>')
+    for i, (glyph, _w) in enumerate(marks):
+        x = c.x - (len(marks) - 1) * 6 + i * 12
+        out.append(
+            f'<text class="sym" x="{x}" y="{c.y - 11}" text-anchor="middle">{escape(glyph)}</text>'
+        )
+    out.append(
+        f'<text class="name" x="{c.x}" y="{c.y + 19}" text-anchor="middle">{escape(c.name)}</text>'
+    )
+    out.append("</g>")
+    return "".join(out)
+
+
+def _dest_button(cid: str) -> str:
+    c = DATA.cities[cid]
+    words = escape(_("Move to %(city)s") % {"city": c.name})
+    return (
+        f'<foreignObject x="{c.x - 13}" y="{c.y - 13}" width="26" height="26">'
+        f'<button xmlns="http://www.w3.org/1999/xhtml" class="dest-button" type="submit" '
+        f'name="to" value="{escape(cid)}" tabindex="0" role="button" aria-label="{words}" '
+        f'title="{words}"></button></foreignObject>'
+    )
+
+
+def render_board(
+    view: Mapping[str, Any],
+    names: Sequence[str] = (),
+    legal: Sequence[Mapping[str, Any]] = (),
+) -> SafeString:
+    """The whole map for ``view``; ``legal`` (the viewer's legal actions) lights and
+    wires the cities a ``move`` may reach."""
+    dests = [str(a["to"]) for a in legal if a.get("type") == "move" and a.get("to") in DATA.cities]
+    title = escape(_("Map of the West"))
+    out = [
+        f'<svg class="lc-map" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
+        f'role="group" aria-label="{title}">',
+        _zones(),
+        _lines(),
+        '<g class="cities">',
+    ]
+    lit = set(dests)
+    for cid in DATA.city_order:
+        out.append(_city(cid, cid in lit))
+    out.append("</g>")
+    out.append(_pawns(view, names))
+    out.append(_roll(view))
+    if dests:
+        out.append('<g class="dests">')
+        out.extend(_dest_button(cid) for cid in dests)
+        out.append("</g>")
+    out.append("</svg>")
+    return mark_safe("".join(out))  # noqa: S308 - every name and id is escaped above
+
+
+def _pawns(view: Mapping[str, Any], names: Sequence[str]) -> str:
+    by_city: dict[str, list[int]] = {}
+    for p in view.get("players") or ():
+        if isinstance(p, Mapping) and str(p.get("city")) in DATA.cities:
+            by_city.setdefault(str(p["city"]), []).append(int(p["seat"]))
+    out = ['<g class="pawns">']
+    for cid, seats in by_city.items():
+        c = DATA.cities[cid]
+        for i, seat in enumerate(seats):
+            dx = (i - (len(seats) - 1) / 2) * 15
+            label = _("%(who)s in %(city)s") % {
+                "who": seat_name(seat, names),
+                "city": city_name(cid),
+            }
+            out.append(pawn_svg(seat, c.x + dx, c.y - 26 - (i % 2) * 6, 8, label))
+    out.append("</g>")
+    return "".join(out)
+
+
+def _roll(view: Mapping[str, Any]) -> str:
+    dice = [d for d in view.get("last_roll") or () if isinstance(d, int)]
+    if not dice:
+        return ""
+    out = [f'<g class="last-roll"><title>{escape(_("Last roll"))}</title>']
+    out.append(f'<text class="roll-label" x="16" y="26">{escape(_("Last roll"))}</text>')
+    for i, d in enumerate(dice):
+        x = 16 + i * 34
+        out.append(f'<rect class="die" x="{x}" y="34" width="28" height="28" rx="5"/>')
+        out.append(f'<text class="pip" x="{x + 14}" y="55" text-anchor="middle">{d}</text>')
+    out.append("</g>")
+    return "".join(out)
