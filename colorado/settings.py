@@ -34,7 +34,7 @@ CSRF_TRUSTED_ORIGINS = [SITE_URL]
 
 # The titles the site hosts: one Django app per title's web side (``titles/<slug>/``), each
 # with its rules in ``games/engine/<slug>/``. The only place the project names them.
-TITLE_APPS = ["titles.colorado_county"]
+TITLE_APPS = ["titles.colorado_county", "titles.la_conquista_del_oeste"]
 #: The title a link or form means when it names none (empty: the first title).
 DEFAULT_TITLE = env.env_str("DEFAULT_TITLE", "")
 #: The site's name in page titles, the header and mails.

@@ -92,6 +92,10 @@ class WebTitle:
             out[name] = by_text.get(str(cleaned.get(name)), cleaned.get(name))
         return out
 
+    def form_note(self) -> str:
+        """A sentence the new-table form shows for this title (empty: none)."""
+        return ""
+
     def bot_label(self, kind: str) -> str:
         """How the new-table form names a bot kind."""
         if kind == "random":

@@ -259,11 +259,11 @@ LINES: dict[str, Callable[[Event, Callable[[Any], str]], str]] = {
         % {"who": w(e.get("seat")), "dice": dice_words(e.get("dice"))}
     ),
     "bought": lambda e, w: (
-        _("%(who)s buys a %(item)s card for %(n)s $.")
+        _("%(who)s buys one %(item)s card for %(n)s $.")
         % {"who": w(e.get("seat")), "item": item_words(str(e.get("item"))), "n": e.get("price")}
     ),
     "sold": lambda e, w: (
-        _("%(who)s sells a %(item)s card for %(n)s $.")
+        _("%(who)s sells one %(item)s card for %(n)s $.")
         % {"who": w(e.get("seat")), "item": item_words(str(e.get("item"))), "n": e.get("price")}
     ),
     "worked": lambda e, w: (

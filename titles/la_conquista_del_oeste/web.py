@@ -48,6 +48,12 @@ class LaConquistaWeb(WebTitle):
             )
         }
 
+    def form_note(self) -> str:
+        return _(
+            "The map and the cards of this edition are this site's own, made for play "
+            "online; the original game is by NAC (Madrid, 1982)."
+        )
+
     def bot_label(self, kind: str) -> str:
         if kind == "greedy":
             return _("greedy (equips, then heads west)")

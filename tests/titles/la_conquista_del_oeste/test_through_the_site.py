@@ -5,6 +5,7 @@ the history, verifies and replays; its players get "your turn" mails; the API pl
 from __future__ import annotations
 
 import json
+import random
 from datetime import timedelta
 
 import pytest
@@ -43,6 +44,9 @@ def test_six_seats_with_five_bots_from_the_lobby_play_to_the_end() -> None:
     page.force_login(alice)
     form = page.get(f"/?title={SLUG}").content.decode()
     assert f'name="title" value="{SLUG}"' in form
+    # The form says plainly that the map and cards are this site's own.
+    assert "this site&#x27;s own" in form or "this site's own" in form
+    assert "NAC (Madrid, 1982)" in form
     answer = page.post(
         "/games/new/",
         {
@@ -131,3 +135,51 @@ def test_the_other_seats_never_see_an_opportunity_hand() -> None:
         for player in doc["view"]["players"]:
             if player["seat"] != mine:
                 assert "hand" not in player
+
+
+def test_the_page_shows_my_opportunity_cards_to_me_alone() -> None:
+    """Opportunity cards in hand are seen by their holder only: not by the other player's
+    page, nor a spectator's, nor in the panels they fetch."""
+    from games.engine.la_conquista_del_oeste.data import DATA
+    from games.snapshots import engine_for, load_state
+
+    alice, bob, carol = _person("alice"), _person("bob"), _person("carol")
+    game = services.game_create(creator=alice, title=SLUG, players=2, invite=[bob.username])
+    services.game_join(game_id=game.pk, user=bob)
+    holder = None
+    rng = random.Random(7)  # noqa: S311
+    for _step in range(1500):
+        game.refresh_from_db()
+        if game.status != Game.Status.RUNNING:
+            break
+        mover = next(
+            u
+            for u in (alice, bob)
+            if selectors.game_document(game=game, user=u)["my_seat"] in game.to_act
+        )
+        doc = selectors.game_document(game=game, user=mover)
+        services.action_submit(
+            game_id=game.pk,
+            user=mover,
+            action=rng.choice(doc["legal_actions"]),
+            version=doc["version"],
+        )
+        game.refresh_from_db()
+        state = load_state(game)
+        rules = engine_for(game)
+        hands = {s: rules.view(state, s)["players"][s].get("hand") or [] for s in (0, 1)}
+        holder = next((s for s, hand in hands.items() if hand), None)
+        if holder is not None:
+            break
+    assert holder is not None, "no Opportunity card was drawn in the random play"
+    seats = {s.seat: s.user for s in Seat.objects.filter(game=game).select_related("user")}
+    texts = [DATA.opportunity[c].text for c in hands[holder]]
+    pages: dict[str, str] = {}
+    for name, user in (("holder", seats[holder]), ("other", seats[1 - holder]), ("watcher", carol)):
+        client = Client()
+        client.force_login(user)
+        pages[name] = client.get(f"/games/{game.pk}/").content.decode()
+        pages[name] += client.get(f"/games/{game.pk}/panels/").content.decode()
+    assert all(text in pages["holder"] for text in texts)
+    for name in ("other", "watcher"):
+        assert not any(text in pages[name] for text in texts), name
