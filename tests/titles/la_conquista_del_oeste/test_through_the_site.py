@@ -183,3 +183,32 @@ def test_the_page_shows_my_opportunity_cards_to_me_alone() -> None:
     assert all(text in pages["holder"] for text in texts)
     for name in ("other", "watcher"):
         assert not any(text in pages[name] for text in texts), name
+
+
+def test_a_whole_game_through_the_api_against_the_greedy_bot() -> None:
+    """The API alone: open a table with a bot, play every decision by POSTing one of the
+    legal actions with the version seen, to the end; then the export verifies."""
+    alice = _person("alice")
+    client = Client()
+    headers = {"Authorization": f"Bearer {token_create(user=alice)}"}
+
+    def post(path: str, body: dict[str, object]) -> object:
+        return client.post(path, json.dumps(body), content_type="application/json", headers=headers)
+
+    created = post("/api/games", {"game": SLUG, "players": 2, "bots": ["greedy"]})
+    assert created.status_code == 201, created.content
+    game_id = created.json()["id"]
+    rng = random.Random(5)  # noqa: S311
+    for _step in range(3000):
+        doc = client.get(f"/api/games/{game_id}", headers=headers).json()
+        if doc["status"] != "running":
+            break
+        assert doc["my_seat"] in doc["to_act"], "the bot did not move by itself"
+        answer = post(
+            f"/api/games/{game_id}/actions",
+            {"action": rng.choice(doc["legal_actions"]), "version": doc["version"]},
+        )
+        assert answer.status_code == 200, answer.content
+    assert doc["status"] == "finished"
+    export = client.get(f"/api/games/{game_id}/export", headers=headers).json()
+    assert verify_export(export).ok
