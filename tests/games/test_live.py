@@ -249,11 +249,15 @@ def test_hidden_information_never_leaks_through_api_log_or_socket(
     anonymous = ApiClient(None)
     rng = random.Random(seed)  # noqa: S311
     checked = 0
+    still, seen = 0, -1
     try:
         while True:
             game.refresh_from_db()
             if game.status != Game.Status.RUNNING:
                 break
+            still = still + 1 if game.version == seen else 0
+            seen = game.version
+            assert still < 50, f"every move refused at version {seen} (to_act {game.to_act})"
             moved = False
             for user in users:
                 answer = clients[user.pk].get(f"/api/games/{game.pk}")
@@ -262,9 +266,20 @@ def test_hidden_information_never_leaks_through_api_log_or_socket(
                 check_document(doc, seats[user.pk], truth, game.seed)
                 checked += 1
                 if doc["my_seat"] in doc["to_act"] and doc["legal_actions"]:
-                    action = rng.choice(doc["legal_actions"])
-                    if action["type"] in ("bid", "sale_bid") and len(doc["view"]["hand"]) > 2:
-                        action = {**action, "cowboys": rng.sample(doc["view"]["hand"], 2)}
+                    legal = doc["legal_actions"]
+                    action = rng.choice(legal)
+                    # Bids of two cowboys (legal_actions lists them one at a time): from the
+                    # whole hand for a round's bid, from the cowboys not yet committed to it
+                    # for a sale bid (a bid of committed ones is refused every time, and the
+                    # game would stand still).
+                    if action["type"] in ("bid", "sale_bid"):
+                        pool = [
+                            c for a in legal if a["type"] == action["type"] for c in a["cowboys"]
+                        ]
+                        if action["type"] == "bid":
+                            pool = list(doc["view"]["hand"])
+                        if len(pool) > 2:
+                            action = {**action, "cowboys": rng.sample(pool, 2)}
                     response = clients[user.pk].post(
                         f"/api/games/{game.pk}/actions",
                         {"action": action, "version": doc["version"]},
