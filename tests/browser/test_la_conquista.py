@@ -10,9 +10,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from .driver import act_version, is_over, sign_in, wait_for_change
 from .test_play import DESKTOP, shoot
 
+pytestmark = [pytest.mark.browser, pytest.mark.postgres]
 SHOTS = os.environ.get("SCREENSHOT_DIR")
 
 
