@@ -34,7 +34,10 @@ class CreateGame(Schema):
     on_timeout: str = "bot"
     rated: bool = True
     invite: list[str] = Field(default_factory=list, max_length=8)
+    # Each a level (easy, medium, hard) or a bot kind; bot_level: who stands in for a late
+    # player (default: the bots' level when they are all one, else the title's stand-in).
     bots: list[str] = Field(default_factory=list, max_length=8)
+    bot_level: str | None = Field(default=None, max_length=32)
     open_seats: bool = True
     skip_weekends: bool = False
 
@@ -113,6 +116,7 @@ def create_game(request: HttpRequest, payload: CreateGame) -> Status[Json]:
             bots=payload.bots,
             open_seats=payload.open_seats,
             skip_weekends=payload.skip_weekends,
+            bot_level=payload.bot_level,
         ),
     )
     return Status(201, selectors.game_document(game=game, user=user))
