@@ -34,7 +34,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games.engine import Rules, get_rules
-from games.engine.bots import bot_names, get_bot
+from games.engine.bots import bot_names, choose_action, get_bot
 from games.models import Game, Seat
 
 
@@ -100,11 +100,7 @@ def bot_levels(title: str) -> list[BotLevel]:
         own = [k for k in sorted(rules.bots) if k not in (EASY_KIND, HARD_KIND)]
         medium = rules.stand_in_bot if rules.stand_in_bot in own else (own[0] if own else "")
         chosen = {"easy": EASY_KIND, "medium": medium, "hard": HARD_KIND}
-    return [
-        BotLevel(level, str(chosen[level]))
-        for level in LEVELS
-        if chosen.get(level) in kinds
-    ]
+    return [BotLevel(level, str(chosen[level])) for level in LEVELS if chosen.get(level) in kinds]
 
 
 def level_of(title: str, kind: str) -> BotLevel | None:
@@ -221,12 +217,26 @@ def bot_choose(
     *,
     kind: str,
     engine: Rules,
-    view: dict[str, Any],
-    legal_actions: list[dict[str, Any]],
+    state: Any,
+    seat: int,
     rng: random.Random,
+    seconds: float | None = None,
 ) -> dict[str, Any]:
-    """The action the bot of ``kind`` plays from this view (``legal_actions`` non-empty)."""
-    action: dict[str, Any] = get_bot(engine.slug, kind).choose(engine, view, legal_actions, rng)
+    """The action the bot of ``kind`` plays for ``seat`` (which must have a legal action).
+    A bot that does not search is given the seat's view and legal actions only; the search
+    bot is given the state and reads what the seat cannot see only through the title's
+    ``determinise`` hook (``games.engine.bots.choose_action``). ``seconds``: its thinking
+    time (default ``bot_seconds(kind)``)."""
+    budget = bot_seconds(kind) if seconds is None else seconds
+    # A cap on iterations (setting BOT_SEARCH_ITERATIONS, unset by default: tests and the
+    # ladder): the search stops at whichever of the two ends first.
+    cap = getattr(settings, "BOT_SEARCH_ITERATIONS", None) if budget is not None else None
+    bot = (
+        get_bot(engine.slug, kind, seconds=budget, iterations=cap)
+        if budget is not None
+        else get_bot(engine.slug, kind)
+    )
+    action: dict[str, Any] = choose_action(bot, engine, state, seat, rng)
     return action
 
 

@@ -29,7 +29,7 @@ def bots_page(request: HttpRequest) -> HttpResponse:
 def _thinks(seconds: float | None) -> str:
     if seconds is None:
         return ""
-    shown = number_format(seconds, decimal_pos=None if seconds == int(seconds) else 1)
+    shown = number_format(int(seconds) if seconds == int(seconds) else round(seconds, 2))
     return ngettext(
         "It thinks for about %(seconds)s second a move.",
         "It thinks for about %(seconds)s seconds a move.",
