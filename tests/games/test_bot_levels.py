@@ -296,6 +296,9 @@ def test_the_bots_page_lists_each_level_and_the_ladder_rates_them(
     assert "Plays a legal move at random" in page
     assert "It thinks for about 0.05 seconds a move" in page
     assert page.count("not rated yet") == 3
+    county = _section(Client().get("/bots/").content.decode(), "colorado-county")
+    assert "Medium" in county
+    assert "greedy (plays for points)" in county  # the title's own words for its bot
 
     out = StringIO()
     call_command("bot_ladder", games=2, title="tiny-duel", iterations=20, stdout=out)
