@@ -108,8 +108,13 @@ class Command(BaseCommand):
             _play_out(game)
             played += 1
             if self.verbosity >= 2:
-                game.refresh_from_db()
-                self.stdout.write(f"  game {game.pk}: {game.result}")
+                seats = Seat.objects.filter(game=game).select_related("user").order_by("seat")
+                self.stdout.write(
+                    f"  game {game.pk}: "
+                    + ", ".join(
+                        f"{s.user.username} {s.final_score} (#{s.final_rank})" for s in seats
+                    )
+                )
         return played, time.perf_counter() - started
 
     def _print(
