@@ -23,7 +23,11 @@ The algorithm is multiple-observer ISMCTS (MO-ISMCTS, Cowling, Powley & Whitehou
 Optional title hooks besides ``determinise`` (read with ``getattr``):
 ``search_actions(state, seat)`` the moves the search considers (default
 ``legal_actions``; Colorado County lists multi-cowboy bids there) and
-``playout_action(state, seat, rng)`` the default policy's move.
+``playout_action(state, seat, rng)`` the default policy's move;
+``playout_estimate(start, state)`` an estimated final result (one number per seat, like
+``result``) where a playout begun at ``start`` may stop at ``state``, else None
+(Colorado County stops at the end of the round and scores the board as it stands for the
+rounds still to come).
 
 Budget: ``seconds`` per move (default ``DEFAULT_SECONDS``) and/or ``iterations``; with
 only an iteration cap there is no clock in the decision, so the same ``rng`` always gives
@@ -86,9 +90,8 @@ def action_key(action: Action) -> str:
     return json.dumps(action, sort_keys=True, separators=(",", ":"))
 
 
-def rewards(rules: Rules, state: Any, win_weight: float = WIN_WEIGHT) -> list[float]:
-    """Each seat's reward in [0, 1] for a finished game."""
-    result = rules.result(state)
+def rewards(result: list[float], win_weight: float = WIN_WEIGHT) -> list[float]:
+    """Each seat's reward in [0, 1] for a game's (possibly estimated) result."""
     top, low = max(result), min(result)
     winners = sum(1 for r in result if r == top)
     spread = top - low
@@ -243,21 +246,30 @@ class SearchBot:
                 else:
                     current[p] = current[p].child(k)
             s, _ = rules.apply(s, q, action)
-        s = self._playout(rules, s, rng)
-        reward = rewards(rules, s, self.win_weight)
+        reward = rewards(self._playout(rules, s, rng), self.win_weight)
         for p in range(n):
             r = reward[p]
             for nd in paths[p]:
                 nd.visits += 1
                 nd.total += r
 
-    def _playout(self, rules: Rules, s: Any, rng: random.Random) -> Any:
+    def _playout(self, rules: Rules, s: Any, rng: random.Random) -> list[float]:
+        """Play ``s`` out; return the result, or the title's estimate of it where the
+        title's ``playout_estimate(start, state)`` cuts the playout short."""
         policy: Callable[[Any, int, random.Random], Action] | None = getattr(
             rules, "playout_action", None
         )
+        estimate: Callable[[Any, Any], list[float] | None] | None = getattr(
+            rules, "playout_estimate", None
+        )
         actions_of = _actions_fn(rules)
+        start = s
         steps = 0
         while not rules.is_over(s):
+            if estimate is not None:
+                guess = estimate(start, s)
+                if guess is not None:
+                    return guess
             q = min(rules.to_act(s))
             if policy is not None:
                 action = policy(s, q, rng)
@@ -268,7 +280,7 @@ class SearchBot:
             steps += 1
             if steps > MAX_PLAYOUT_ACTIONS:
                 raise RuntimeError(f"a {rules.slug} playout did not end")
-        return s
+        return [float(r) for r in rules.result(s)]
 
 
 def _actions_fn(rules: Rules) -> Callable[[Any, int], list[Action]]:
