@@ -126,11 +126,11 @@ class Command(BaseCommand):
     ) -> None:
         out = self.stdout
         out.write(f"Bot ladder of {get_rules(slug).name} ({slug})")
-        out.write(f"{'pair':<34}{'games':>6}{'wins A':>8}{'wins B':>8}{'draws':>7}{'new':>5}")
+        out.write(f"{'pair':<40}{'games':>6}{'wins A':>8}{'wins B':>8}{'draws':>7}{'new':>5}")
         for a, b, played, spent, tally in rows:
             name = f"A {a.level} ({a.kind}) v B {b.level} ({b.kind})"
             out.write(
-                f"{name:<34}{tally['games']:>6}{tally['a']:>8}{tally['b']:>8}"
+                f"{name:<40}{tally['games']:>6}{tally['a']:>8}{tally['b']:>8}"
                 f"{tally['draws']:>7}{played:>5}"
                 + (f"   {spent / played:.1f} s a game" if played else "")
             )
