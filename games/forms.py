@@ -53,10 +53,8 @@ class NewTableForm(forms.Form):
         label=_("Invite players (usernames, separated by commas)"), required=False, max_length=200
     )
     bots = forms.IntegerField(label=_("Bot seats"), min_value=0, initial=1)
-    bot_kind = forms.ChoiceField(
-        label=_("Bot level"),
-        help_text=_("It plays the bot seats, and moves for a player who misses a deadline."),
-    )
+    # The level: it plays the bot seats and stands in for late players (the form's note).
+    bot_kind = forms.ChoiceField(label=_("Bot level"))
 
     def __init__(self, data: Any = None, *, title: str | None = None, **kwargs: Any) -> None:
         super().__init__(data, **kwargs)
