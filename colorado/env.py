@@ -54,6 +54,25 @@ def env_int(
     return value
 
 
+def env_float(
+    name: str, default: float, *, minimum: float | None = None, maximum: float | None = None
+) -> float:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = float(raw.strip())
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a number.") from None
+    if value != value or value in (float("inf"), float("-inf")):  # NaN, infinities
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a finite number.")
+    if minimum is not None and value < minimum:
+        raise ImproperlyConfigured(f"{name}={value} is too small; the minimum is {minimum}.")
+    if maximum is not None and value > maximum:
+        raise ImproperlyConfigured(f"{name}={value} is too large; the maximum is {maximum}.")
+    return value
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     raw = os.environ.get(name)
     if raw is None:

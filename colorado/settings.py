@@ -260,6 +260,11 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 # A bot that is to act and has not moved for this long is queued again by the sweep (its
 # task was lost: a killed worker, a Redis restart, a database error). games.stalls.
 BOT_STALL_SECONDS = env.env_int("BOT_STALL_SECONDS", 30, minimum=1)
+# The search bot's thinking time per move, in seconds: the "hard" bot level uses it
+# (games.bots.LEVEL_SECONDS). Each bot move is one bot task (soft time limit 60 s), so at
+# most 30; the deadline sweep's stand-ins share a thinking allowance of their own
+# (games.clocks.sweep). docs/bots.md.
+BOT_SEARCH_SECONDS = env.env_float("BOT_SEARCH_SECONDS", 2.0, minimum=0.01, maximum=30.0)
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 # Task modules that ``autodiscover_tasks`` (which only finds ``<app>.tasks``) would miss.

@@ -5,12 +5,14 @@ from django.urls import include, path
 from colorado import views
 from colorado.api import api
 from games import views as game_views
+from games import views_bots
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("games/", include("games.urls")),
     path("how-to-play/", game_views.how_to_play, name="how_to_play"),
     path("how-to-play/<slug:slug>/", game_views.how_to_play, name="how_to_play_title"),
+    path("bots/", views_bots.bots_page, name="bots"),
     path("healthz", views.healthz, name="healthz"),
     # The old names of the sign-in and sign-out pages; allauth serves both.
     path("accounts/login/", allauth_views.login, name="login"),

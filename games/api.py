@@ -16,6 +16,8 @@ from ninja import Field, Query, Router, Schema, Status
 from colorado.api import ApiError, errors, optional_auth, signed_in
 from colorado.throttling import AnonymousRateThrottle, UserRateThrottle
 from games import selectors, services
+from games.bots import level_rows
+from games.engine import title_slugs
 from games.errors import BadRequest, Conflict, NotFound, StaleVersion, watch_refused
 from games.models import Game
 
@@ -34,7 +36,10 @@ class CreateGame(Schema):
     on_timeout: str = "bot"
     rated: bool = True
     invite: list[str] = Field(default_factory=list, max_length=8)
+    # Each a level (easy, medium, hard) or a bot kind; bot_level: who stands in for a late
+    # player (default: the bots' level when they are all one, else the title's stand-in).
     bots: list[str] = Field(default_factory=list, max_length=8)
+    bot_level: str | None = Field(default=None, max_length=32)
     open_seats: bool = True
     skip_weekends: bool = False
 
@@ -113,6 +118,7 @@ def create_game(request: HttpRequest, payload: CreateGame) -> Status[Json]:
             bots=payload.bots,
             open_seats=payload.open_seats,
             skip_weekends=payload.skip_weekends,
+            bot_level=payload.bot_level,
         ),
     )
     return Status(201, selectors.game_document(game=game, user=user))
@@ -251,3 +257,48 @@ def post_chat(request: HttpRequest, game_id: int, payload: ChatIn) -> Status[Jso
         lambda: services.chat_post(game_id=game_id, user=user, text=payload.text),
     )
     return Status(201, selectors.chat_entry(message))
+
+
+@router.get(
+    "/bots",
+    auth=optional_auth,
+    response=list[Json],
+    openapi_extra=errors(404),
+    summary="The bot levels of each title",
+)
+def list_bots(request: HttpRequest, game: str | None = None) -> list[Json]:
+    """Every level a title offers (easiest first; ``game`` for one title): its bot kind,
+    account, rating and finished games, as on the Bots page. The level or the kind goes in
+    ``bots`` / ``bot_level`` of ``POST /api/games``."""
+    slugs = title_slugs()
+    if game is not None:
+        if game not in slugs:
+            raise NotFound(code="unknown_game")
+        slugs = [game]
+    out = []
+    for slug in slugs:
+        for row in level_rows(slug):
+            rating = row.rating
+            out.append(
+                {
+                    "game": slug,
+                    "level": row.level.level,
+                    "label": row.level.label,
+                    "kind": row.level.kind,
+                    "description": row.level.description,
+                    "username": row.account.username if row.account else f"bot-{row.level.kind}",
+                    "display_name": row.account.shown_name if row.account else None,
+                    "seconds": row.seconds,
+                    "games": row.games,
+                    "rating": None
+                    if rating is None
+                    else {
+                        "mu": rating.mu,
+                        "sigma": rating.sigma,
+                        "rating": rating.display,
+                        "games": rating.games,
+                        "provisional": rating.provisional,
+                    },
+                }
+            )
+    return out

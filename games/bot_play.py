@@ -1,8 +1,10 @@
 """One bot move: the service behind the bot task (``games.tasks.bot_move``) and the deadline
 sweep's stand-in (``games.clocks.sweep``).
 
-The bot sees only its own seat's view and legal actions, exactly like a person using the API,
-picks its action with ``games.bots.bot_choose`` (a generator seeded by the game, the version
+The bot sees only its own seat's view and legal actions, exactly like a person using the API
+(the search bot is handed the state, and reads what the seat cannot see only through the
+title's ``determinise`` hook, which redraws it from public information), picks its action
+with ``games.bots.bot_choose`` (a generator seeded by the game, the version
 and the seat: the same table plays the same way again) and plays it through
 ``games.services.action_submit`` at the version it read. The caller names the ``client_id``
 (derived from the version, so a redelivered task or a second sweep cannot play twice) and
@@ -30,20 +32,30 @@ log = logging.getLogger(__name__)
 BotPlayed = Literal["moved", "no legal action", "refused"]
 
 
-def bot_play(*, game: Game, seat: int, kind: str, actor: str, client_id: str) -> BotPlayed:
-    """The bot of ``kind`` plays one action for ``seat`` of ``game`` at ``game.version``."""
+def bot_play(
+    *,
+    game: Game,
+    seat: int,
+    kind: str,
+    actor: str,
+    client_id: str,
+    seconds: float | None = None,
+) -> BotPlayed:
+    """The bot of ``kind`` plays one action for ``seat`` of ``game`` at ``game.version``.
+    ``seconds``: a searching bot's thinking time (default: its level's,
+    ``games.bots.bot_seconds``; the deadline sweep gives less when its time runs short)."""
     engine = engine_for(game)
     state = load_state(game)
-    legal = engine.legal_actions(state, seat)
-    if not legal:
+    if not engine.legal_actions(state, seat):
         log.warning("seat %s of game %s is due but has no legal action", seat, game.pk)
         return "no legal action"
     action = bot_choose(
         kind=kind,
         engine=engine,
-        view=engine.view(state, seat),
-        legal_actions=legal,
+        state=state,
+        seat=seat,
         rng=bot_rng(seed=game.seed, version=game.version, seat=seat),
+        seconds=seconds,
     )
     try:
         action_submit(

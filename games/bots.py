@@ -9,20 +9,32 @@ itself goes through ``games.services.action_submit`` (``games.bot_play.bot_play`
 One rule says when a bot is due (``bot_to_act``; the same in SQL over every game:
 ``seats_bot_due``): the game is running and a seat a bot plays (``Seat.bot_kind`` set: a bot
 account's seat, or a person's seat handed to the bot) is in ``Game.to_act``.
+
+Levels (``bot_levels``): players choose a bot by level, easy, medium or hard, each played by
+one bot kind, so each level has its own account (``bot-<kind>``) and rating. By default easy
+is the generic ``random`` bot, medium the title's own stand-in (its heuristic), hard the
+generic ``search`` bot (offered only for titles it can play); a title may name its own with
+a ``bot_levels`` mapping on its rules. A title without a level's bot does not offer that
+level. The table's level (``Game.bot_kind``) plays its bot seats and stands in for its late
+players (``stand_in_kind``); its thinking time per move is ``bot_seconds``.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import BooleanField, Func, QuerySet
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games.engine import Rules, get_rules
-from games.engine.bots import bot_names, get_bot
+from games.engine.bots import bot_names, choose_action, get_bot
 from games.models import Game, Seat
 
 
@@ -31,9 +43,94 @@ def bot_kinds(title: str) -> tuple[str, ...]:
     return tuple(bot_names(title))
 
 
+#: The levels, easiest first.
+LEVELS = ("easy", "medium", "hard")
+#: The generic bots behind the default easy and hard levels (games.engine.bots).
+EASY_KIND, HARD_KIND = "random", "search"
+
+LEVEL_LABELS: Mapping[str, Promise] = {
+    "easy": _("Easy"),
+    "medium": _("Medium"),
+    "hard": _("Hard"),
+}
+LEVEL_DESCRIPTIONS: Mapping[str, Promise] = {
+    "easy": _(
+        "Plays a legal move at random. It knows the rules and nothing else: a gentle first "
+        "opponent while you learn the game."
+    ),
+    "medium": _(
+        "Plays the move that looks best right now by a rule of thumb written for this game. "
+        "It does not look ahead, so it falls for plans that pay off later."
+    ),
+    "hard": _(
+        "Thinks before each move: it imagines what it cannot see (the other hands, the order "
+        "of what is still to come) in many ways, plays thousands of quick games to the end "
+        "from each move it has, and keeps the one that won most often. It never sees your "
+        "hidden hand or bids."
+    ),
+}
+
+
+@dataclass(frozen=True)
+class BotLevel:
+    """One level a title offers: its name (``easy``…), the bot kind that plays it, and its
+    label and description (translated)."""
+
+    level: str
+    kind: str
+
+    @property
+    def label(self) -> str:
+        return str(LEVEL_LABELS[self.level])
+
+    @property
+    def description(self) -> str:
+        return str(LEVEL_DESCRIPTIONS[self.level])
+
+
+def bot_levels(title: str) -> list[BotLevel]:
+    """The levels ``title`` offers, easiest first: only those whose bot can play it. A title
+    names its own with ``bot_levels`` (``{level: kind}``) on its rules; otherwise easy is
+    ``random``, medium the title's ``stand_in_bot`` (or its first own bot) and hard
+    ``search``."""
+    rules = get_rules(title)
+    kinds = bot_kinds(title)
+    chosen = getattr(rules, "bot_levels", None)
+    if not isinstance(chosen, Mapping):
+        own = [k for k in sorted(rules.bots) if k not in (EASY_KIND, HARD_KIND)]
+        medium = rules.stand_in_bot if rules.stand_in_bot in own else (own[0] if own else "")
+        chosen = {"easy": EASY_KIND, "medium": medium, "hard": HARD_KIND}
+    return [BotLevel(level, str(chosen[level])) for level in LEVELS if chosen.get(level) in kinds]
+
+
+def level_of(title: str, kind: str) -> BotLevel | None:
+    """The level ``kind`` plays at ``title`` (None: a bot kind no level uses)."""
+    return next((lv for lv in bot_levels(title) if lv.kind == kind), None)
+
+
+def kind_for(title: str, name: str) -> str | None:
+    """The bot kind a level name (``hard``) or a kind (``search``) stands for at ``title``
+    (None: neither). Levels and kinds have different names, so one field takes both."""
+    for lv in bot_levels(title):
+        if name == lv.level:
+            return lv.kind
+    return name if name in bot_kinds(title) else None
+
+
+def bot_seconds(kind: str) -> float | None:
+    """The thinking time per move of ``kind`` (None: a bot that does not search): the
+    search bot, which plays the hard level, thinks ``settings.BOT_SEARCH_SECONDS``."""
+    if kind != HARD_KIND:
+        return None
+    return float(settings.BOT_SEARCH_SECONDS)
+
+
 def stand_in_kind(game: Game) -> str:
     """The bot that plays for a person at ``game``: once for a late player (the deadline
-    sweep), or for good after resigning or a replace vote: the title's ``stand_in_bot``."""
+    sweep), or for good after resigning or a replace vote: the level the table chose
+    (``Game.bot_kind``), else the title's ``stand_in_bot``."""
+    if game.bot_kind and game.bot_kind in bot_kinds(game.title):
+        return game.bot_kind
     return str(get_rules(game.title).stand_in_bot)
 
 
@@ -120,10 +217,73 @@ def bot_choose(
     *,
     kind: str,
     engine: Rules,
-    view: dict[str, Any],
-    legal_actions: list[dict[str, Any]],
+    state: Any,
+    seat: int,
     rng: random.Random,
+    seconds: float | None = None,
 ) -> dict[str, Any]:
-    """The action the bot of ``kind`` plays from this view (``legal_actions`` non-empty)."""
-    action: dict[str, Any] = get_bot(engine.slug, kind).choose(engine, view, legal_actions, rng)
+    """The action the bot of ``kind`` plays for ``seat`` (which must have a legal action).
+    A bot that does not search is given the seat's view and legal actions only; the search
+    bot is given the state and reads what the seat cannot see only through the title's
+    ``determinise`` hook (``games.engine.bots.choose_action``). ``seconds``: its thinking
+    time (default ``bot_seconds(kind)``)."""
+    budget = bot_seconds(kind) if seconds is None else seconds
+    # A cap on iterations (setting BOT_SEARCH_ITERATIONS, unset by default: tests and the
+    # ladder): the search stops at whichever of the two ends first.
+    cap = getattr(settings, "BOT_SEARCH_ITERATIONS", None) if budget is not None else None
+    bot = (
+        get_bot(engine.slug, kind, seconds=budget, iterations=cap)
+        if budget is not None
+        else get_bot(engine.slug, kind)
+    )
+    action: dict[str, Any] = choose_action(bot, engine, state, seat, rng)
     return action
+
+
+@dataclass(frozen=True)
+class LevelRow:
+    """A level as the Bots page and ``GET /api/bots`` show it: its bot account (None until
+    it first plays), rating for the title (``Rating``; None: not rated yet) and games
+    finished at the title."""
+
+    title: str
+    level: BotLevel
+    account: User | None
+    rating: Any
+    games: int
+    seconds: float | None
+
+
+def level_rows(title: str) -> list[LevelRow]:
+    """Every level ``title`` offers with its account, rating and finished games. Reads only:
+    an account is made when the level first takes a seat (``bot_account``)."""
+    from accounts.models import Rating
+
+    levels = bot_levels(title)
+    accounts = {
+        u.username: u for u in User.objects.filter(username__in=[f"bot-{lv.kind}" for lv in levels])
+    }
+    ratings = {
+        r.user_id: r for r in Rating.objects.filter(game=title, user__in=list(accounts.values()))
+    }
+    rows = []
+    for lv in levels:
+        account = accounts.get(f"bot-{lv.kind}")
+        games = (
+            Seat.objects.filter(
+                user=account, game__title=title, game__status=Game.Status.FINISHED
+            ).count()
+            if account is not None
+            else 0
+        )
+        rows.append(
+            LevelRow(
+                title=title,
+                level=lv,
+                account=account,
+                rating=ratings.get(account.pk) if account is not None else None,
+                games=games,
+                seconds=bot_seconds(lv.kind),
+            )
+        )
+    return rows

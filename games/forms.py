@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from django.core.validators import MaxValueValidator
 from django.utils.translation import gettext_lazy as _
 
-from games.bots import bot_kinds
+from games.bots import bot_levels
 from games.titles import default_title, web_title
 
 CLOCK_PRESETS = (
@@ -53,6 +53,7 @@ class NewTableForm(forms.Form):
         label=_("Invite players (usernames, separated by commas)"), required=False, max_length=200
     )
     bots = forms.IntegerField(label=_("Bot seats"), min_value=0, initial=1)
+    # The level: it plays the bot seats and stands in for late players (the form's note).
     bot_kind = forms.ChoiceField(label=_("Bot level"))
 
     def __init__(self, data: Any = None, *, title: str | None = None, **kwargs: Any) -> None:
@@ -78,9 +79,19 @@ class NewTableForm(forms.Form):
         fields["bots"].max_value = rules.max_players - 1
         fields["bots"].validators.append(MaxValueValidator(rules.max_players - 1))
         fields["bots"].widget.attrs["max"] = rules.max_players - 1
-        kinds = bot_kinds(self.web.slug)
-        fields["bot_kind"].choices = [(k, self.web.bot_label(k)) for k in kinds]
-        self.fields["bot_kind"].initial = (
+        # One choice per level the title offers (games.bots.bot_levels); the value is the
+        # level's bot kind, so a form posted with a kind (older pages, scripts) still works.
+        levels = bot_levels(self.web.slug)
+        fields["bot_kind"].choices = [
+            (
+                lv.kind,
+                _("%(level)s: %(bot)s") % {"level": lv.label, "bot": self.web.bot_label(lv.kind)},
+            )
+            for lv in levels
+        ]
+        kinds = [lv.kind for lv in levels]
+        medium = next((lv.kind for lv in levels if lv.level == "medium"), None)
+        self.fields["bot_kind"].initial = medium or (
             rules.stand_in_bot if rules.stand_in_bot in kinds else kinds[0]
         )
 
@@ -141,6 +152,7 @@ class NewTableForm(forms.Form):
             "rated": d["rated"],
             "invite": tuple(d["invite"]),
             "bots": [d["bot_kind"]] * (d["bots"] or 0),
+            "bot_level": d["bot_kind"],
             "open_seats": d["open_seats"],
         }
 

@@ -60,6 +60,10 @@ class Game(models.Model):
     skip_weekends = models.BooleanField(_("weekends do not count"), default=False)
     on_timeout = models.CharField(max_length=8, choices=OnTimeout.choices, default=OnTimeout.BOT)
     rated = models.BooleanField(_("rated"), default=True)
+    # The bot level the table chose, as the bot kind that plays it (games.bots.bot_levels):
+    # it plays the bot seats and stands in for a late or departed person. Blank: the
+    # title's own stand-in (``Rules.stand_in_bot``), as for tables opened before levels.
+    bot_kind = models.CharField(_("bot level"), max_length=32, blank=True)
     open_seats = models.BooleanField(_("anyone may join"), default=True)
     result = models.JSONField(null=True, blank=True)  # {"scores": [...], "ranks": [...]}
     rematch_of = models.ForeignKey(

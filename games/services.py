@@ -231,10 +231,13 @@ def game_create(
     bots: Iterable[str] = (),
     open_seats: bool = True,
     skip_weekends: bool = False,
+    bot_level: str | None = None,
 ) -> Game:
-    """Open a table; the creator takes a seat, each bot kind in ``bots`` another, and each
-    username in ``invite`` gets an invitation. Starts the game at once if every seat is
-    filled. One transaction."""
+    """Open a table; the creator takes a seat, each bot in ``bots`` (a level such as
+    ``hard`` or a bot kind) another, and each username in ``invite`` gets an invitation.
+    ``bot_level`` (a level or kind; default: the bots' own when they are all one, else the
+    title's stand-in) plays for late players (``games.bots.stand_in_kind``). Starts the game
+    at once if every seat is filled. One transaction."""
     try:
         if title is None:
             title = default_title()
@@ -262,13 +265,7 @@ def game_create(
         raise BadRequest(_("on_timeout must be bot or wait."), code="bad_on_timeout")
     bot_list = [bots] if isinstance(bots, str) else list(bots)
     invite_list = [invite] if isinstance(invite, str) else list(invite)
-    kinds = bot_players.bot_kinds(engine.slug)
-    for kind in bot_list:
-        if not isinstance(kind, str) or kind not in kinds:
-            raise BadRequest(
-                _("Unknown bot kind; choose one of %(kinds)s.") % {"kinds": ", ".join(kinds)},
-                code="unknown_bot",
-            )
+    bot_list, table_kind = _bots_chosen(engine.slug, bot_list, bot_level)
     if len(bot_list) > players - 1:
         raise BadRequest(_("There are more bots than free seats."), code="too_many_bots")
     names: list[str] = []
@@ -305,6 +302,7 @@ def game_create(
             on_timeout=on_timeout,
             rated=rated,
             open_seats=open_seats,
+            bot_kind=table_kind,
         )
         row = Game.objects.select_for_update().get(pk=row.pk)
         # A bot account opening a table (scripts, benchmarks) plays its own seat.
@@ -322,6 +320,32 @@ def game_create(
         if len(taken) == players:
             _start(row)
     return row
+
+
+def _bots_chosen(title: str, bots: list[Any], level: Any) -> tuple[list[str], str]:
+    """The bot kinds of ``bots`` (levels or kinds) and the table's level as a kind (blank:
+    the title's stand-in). 400 ``unknown_bot`` / ``unknown_bot_level``."""
+    names = ", ".join(
+        [lv.level for lv in bot_players.bot_levels(title)] + list(bot_players.bot_kinds(title))
+    )
+    kinds = []
+    for name in bots:
+        kind = bot_players.kind_for(title, name) if isinstance(name, str) else None
+        if kind is None:
+            raise BadRequest(
+                _("Unknown bot kind; choose one of %(kinds)s.") % {"kinds": names},
+                code="unknown_bot",
+            )
+        kinds.append(kind)
+    if level is None or level == "":
+        return kinds, (kinds[0] if len(set(kinds)) == 1 else "")
+    table_kind = bot_players.kind_for(title, level) if isinstance(level, str) else None
+    if table_kind is None:
+        raise BadRequest(
+            _("Unknown bot level; choose one of %(kinds)s.") % {"kinds": names},
+            code="unknown_bot_level",
+        )
+    return kinds, table_kind
 
 
 def game_join(*, game_id: int, user: User) -> Game:
@@ -750,6 +774,7 @@ def game_rematch(*, game_id: int, user: User) -> Game:
             bots=[u.bot_kind for u in others if u.is_bot],
             open_seats=False,
             skip_weekends=game.skip_weekends,
+            bot_level=game.bot_kind or None,
         )
         rematch.rematch_of = game
         rematch.save(update_fields=["rematch_of", "updated_at"])

@@ -100,6 +100,8 @@ class WebTitle:
         """How the new-table form names a bot kind."""
         if kind == "random":
             return _("random (a beginner)")
+        if kind == "search":
+            return _("search (thinks ahead)")
         return _("%(kind)s bot") % {"kind": kind}
 
     # --- the game page -------------------------------------------------------------------

@@ -5,6 +5,7 @@ stands in (``games.bot_play``) or the table waits. Rules: ``docs/clocks.md``."""
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -13,7 +14,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.bot_play import bot_play
-from games.bots import stand_in_kind
+from games.bots import bot_seconds, stand_in_kind
 from games.clocks import arithmetic
 from games.clocks.seat_clock import counts_as_person, user_zone
 from games.models import Game, Seat
@@ -26,6 +27,10 @@ log = logging.getLogger(__name__)
 CLAIM_LEASE = timedelta(minutes=5)
 #: Seats handled per sweep run (the rest wait a minute).
 SWEEP_LIMIT = 200
+#: The thinking time a sweep run's stand-ins share (the task's soft limit is 50 s): a search
+#: bot thinks its level's time while this lasts, then ``LAST_THINK_SECONDS`` a move.
+SWEEP_THINK_SECONDS = 25.0
+LAST_THINK_SECONDS = 0.05
 
 
 @dataclass(frozen=True)
@@ -52,7 +57,7 @@ def deadlines_claim(*, now: datetime, limit: int = SWEEP_LIMIT) -> list[Claim]:
     return claims
 
 
-def deadline_handle(*, claim: Claim, now: datetime) -> str:
+def deadline_handle(*, claim: Claim, now: datetime, think_until: float | None = None) -> str:
     """Deal with one claimed seat whose deadline passed. ONE transaction (game, seat, user
     locked in that order); returns what happened:
 
@@ -106,7 +111,7 @@ def deadline_handle(*, claim: Claim, now: datetime) -> str:
         seat.clock_remaining_seconds = 0.0
         seat.save(update_fields=["missed_deadlines", "clock_remaining_seconds"])
         if not person or game.on_timeout == Game.OnTimeout.BOT:
-            return _bot_stands_in(game, seat, person=person)
+            return _bot_stands_in(game, seat, person=person, think_until=think_until)
         return _table_waits(game, seat, now=now)
 
 
@@ -117,16 +122,22 @@ def _tell_vacation_used(seat_id: int, deadline: datetime) -> None:
     transaction.on_commit(tell, robust=True)
 
 
-def _bot_stands_in(game: Game, seat: Seat, *, person: bool) -> str:
+def _bot_stands_in(game: Game, seat: Seat, *, person: bool, think_until: float | None) -> str:
     """The bot moves for the seat, in the sweep's transaction: the stand-in for a late
-    person (``actor="timeout"``), or the seat's own bot whose task got lost."""
+    person (``actor="timeout"``; the level the table chose), or the seat's own bot whose
+    task got lost. A search bot thinks no later than ``think_until`` (``time.monotonic``)."""
     number = int(seat.seat)  # type: ignore[arg-type]
+    kind = seat.bot_kind or stand_in_kind(game)
+    seconds = bot_seconds(kind)
+    if seconds is not None and think_until is not None:
+        seconds = max(LAST_THINK_SECONDS, min(seconds, think_until - time.monotonic()))
     played = bot_play(
         game=game,
         seat=number,
-        kind=seat.bot_kind or stand_in_kind(game),
+        kind=kind,
         actor="timeout" if person else "bot",
         client_id=f"timeout:{game.version}:{number}",
+        seconds=seconds,
     )
     return "bot_moved" if played == "moved" else "refused"
 
@@ -159,9 +170,10 @@ def deadlines_sweep(*, now: datetime | None = None, limit: int = SWEEP_LIMIT) ->
     outcome. A failing seat is logged and left claimed: it is due again after the lease."""
     now = now or timezone.now()
     outcomes: dict[str, int] = {}
+    think_until = time.monotonic() + SWEEP_THINK_SECONDS
     for claim in deadlines_claim(now=now, limit=limit):
         try:
-            outcome = deadline_handle(claim=claim, now=now)
+            outcome = deadline_handle(claim=claim, now=now, think_until=think_until)
         except Exception:
             log.exception("deadline of seat %s could not be handled", claim.seat_id)
             outcome = "error"

@@ -10,6 +10,7 @@ else in ``games.engine`` imports a title package.
 from __future__ import annotations
 
 import importlib
+import random
 import threading
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "TITLE_PACKAGES",
+    "Determinising",
     "IllegalAction",
     "OptionSpec",
     "Rules",
@@ -107,6 +109,25 @@ class Rules(Protocol):
     def dump(self, state: Any) -> dict[str, Any]: ...
 
     def load(self, data: Mapping[str, Any]) -> Any: ...
+
+
+@runtime_checkable
+class Determinising(Protocol):
+    """The optional hook a title adds to its ``Rules`` so that the ``search`` bot can play
+    it (``games.engine.bots.search``); a title without it is not offered that bot.
+
+    ``determinise(state, seat, rng)`` returns a new state (``state`` is unchanged) that
+    ``seat`` cannot tell from ``state``: the same view and legal actions for ``seat``, with
+    every part hidden from ``seat`` rebuilt from public information and the seat's own
+    knowledge only, drawn with ``rng`` (other seats' hands, the order and make-up of decks,
+    stacks and bags, other seats' sealed actions not yet revealed, the random generator and
+    seed). The result must not depend on any hidden part of ``state``: two states that
+    differ only in what ``seat`` cannot see give the same result for the same ``rng``.
+    A title may instead drop other seats' pending sealed actions (they have not been
+    revealed, so the search chooses them again); the result is then a state where those
+    seats are still to act."""
+
+    def determinise(self, state: Any, seat: int, rng: random.Random) -> Any: ...
 
 
 _LOCK = threading.Lock()

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import IllegalAction, Rules, get_rules, title_slugs, validate_options
-from .bots import Bot, bot_names, get_bot
+from .bots import Bot, bot_names, choose_action, get_bot
 
 
 def seat_bots(names: Sequence[str], players: int, game_index: int) -> list[str]:
@@ -30,8 +30,9 @@ def seat_bots(names: Sequence[str], players: int, game_index: int) -> list[str]:
 
 
 def next_move(rules: Rules, state: Any, seat: int, bot: Bot, rng: random.Random) -> Any:
-    """Ask ``bot`` for ``seat``'s action, giving it only that seat's view and actions."""
-    return bot.choose(rules, rules.view(state, seat), rules.legal_actions(state, seat), rng)
+    """Ask ``bot`` for ``seat``'s action: only that seat's view and actions, or for a
+    searching bot the state, whose hidden parts it reads only through ``determinise``."""
+    return choose_action(bot, rules, state, seat, rng)
 
 
 def play_game(
@@ -68,10 +69,16 @@ def simulate(
     bot_list: Sequence[str],
     seed: str,
     options: dict[str, Any] | None = None,
+    bot_seconds: float | None = None,
+    bot_iterations: int | None = None,
 ) -> dict[str, Any]:
-    """Play ``games`` games and return the summary printed by ``simulate``."""
+    """Play ``games`` games and return the summary printed by ``simulate``;
+    ``bot_seconds``/``bot_iterations`` set the budget of searching bots."""
     rules = get_rules(slug)
-    bots = {name: get_bot(slug, name) for name in bot_list}
+    bots = {
+        name: get_bot(slug, name, seconds=bot_seconds, iterations=bot_iterations)
+        for name in bot_list
+    }
     scores: dict[str, list[int]] = {name: [] for name in bots}
     wins = dict.fromkeys(bots, 0)
     seat_wins = [0] * players
@@ -154,7 +161,25 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         metavar="NAME=VALUE",
         help="a game option, NAME=VALUE from the title's options schema (repeatable)",
     )
+    sim.add_argument(
+        "--bot-seconds",
+        type=float,
+        default=None,
+        metavar="S",
+        help="thinking time per move of searching bots (default 2.0)",
+    )
+    sim.add_argument(
+        "--bot-iterations",
+        type=int,
+        default=None,
+        metavar="N",
+        help="iteration cap per move of searching bots (alone: no clock, reproducible)",
+    )
     args = parser.parse_args(argv)
+    if args.bot_seconds is not None and not args.bot_seconds > 0:
+        parser.error("--bot-seconds must be positive")
+    if args.bot_iterations is not None and args.bot_iterations < 1:
+        parser.error("--bot-iterations must be at least 1")
     if args.game not in title_slugs():
         parser.error(f"unknown game {args.game!r}; known games: {', '.join(title_slugs())}")
     rules = get_rules(args.game)
@@ -190,7 +215,14 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     summary = simulate(
-        args.game, args.players, args.games, args.bot_list, str(args.seed), args.options
+        args.game,
+        args.players,
+        args.games,
+        args.bot_list,
+        str(args.seed),
+        args.options,
+        bot_seconds=args.bot_seconds,
+        bot_iterations=args.bot_iterations,
     )
     json.dump(summary, sys.stdout)
     sys.stdout.write("\n")

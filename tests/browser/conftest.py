@@ -63,6 +63,8 @@ def asgi_server(django_db_setup: None, tmp_path_factory: pytest.TempPathFactory)
         "DJANGO_ENV": "local",
         "DEBUG": "0",
         "LOG_LEVEL": "WARNING",
+        # The hard bot thinks a fifth of a second a move here (eager tasks: in the request).
+        "BOT_SEARCH_SECONDS": "0.2",
     }
     log = tmp_path_factory.mktemp("asgi-log") / "uvicorn.log"
     with log.open("wb") as out:

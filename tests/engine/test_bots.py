@@ -23,7 +23,7 @@ def tiny() -> Iterator[TinyDuel]:
 
 def test_bot_names_are_the_generic_bots_and_the_titles_own(tiny: TinyDuel) -> None:
     assert sorted(GENERIC_BOTS) == ["random"]
-    assert bot_names("colorado-county") == ["greedy", "random"]
+    assert bot_names("colorado-county") == ["greedy", "random", "search"]
     assert bot_names("tiny-duel") == ["high", "random"]
 
 

@@ -85,7 +85,7 @@ def test_register_refuses_what_is_not_a_title() -> None:
 
 def test_a_registered_title_gets_its_own_bots(tiny: TinyDuel) -> None:
     assert bot_names("tiny-duel") == ["high", "random"]
-    assert bot_names("colorado-county") == ["greedy", "random"]
+    assert bot_names("colorado-county") == ["greedy", "random", "search"]
 
 
 @pytest.mark.parametrize("slug", ["colorado-county", "la-conquista-del-oeste", "tiny-duel"])

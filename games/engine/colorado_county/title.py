@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from .. import IllegalAction
-from . import actions, persist, queries, rules, views
+from . import actions, determinise, persist, queries, rules, views
 from .data import DATA
 from .greedy_bot import GreedyBot
 from .random_bot import ColoradoCountyRandomBot
@@ -124,6 +125,21 @@ class ColoradoCountyRules:
             return []
         top = max(s.scores)
         return [p for p in range(s.n) if s.scores[p] == top]
+
+    # -- the search bot's hooks (``determinise.py``) ----------------------------------
+
+    def determinise(self, state: Any, seat: int, rng: random.Random) -> State:
+        """A state ``seat`` cannot tell from ``state``, hidden parts redrawn with ``rng``."""
+        return determinise.determinise(_state(state), seat, rng)
+
+    def search_actions(self, state: Any, seat: int) -> list[dict[str, Any]]:
+        return determinise.search_actions(_state(state), seat)
+
+    def playout_action(self, state: Any, seat: int, rng: random.Random) -> dict[str, Any]:
+        return determinise.playout_action(_state(state), seat, rng)
+
+    def playout_estimate(self, start: Any, state: Any) -> list[float] | None:
+        return determinise.playout_estimate(_state(start), _state(state))
 
     def dump(self, state: Any) -> dict[str, Any]:
         return persist.dump(_state(state))

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from .. import IllegalAction
-from . import actions, persist, views
+from . import actions, determinise, persist, views
 from . import rules as R
 from .data import DATA
 from .greedy_bot import GreedyBot
@@ -107,6 +108,18 @@ class LaConquistaDelOesteRules:
 
     def result(self, state: Any) -> list[int]:
         return R.scores(_state(state))
+
+    # -- the search bot's hooks (``determinise.py``) ----------------------------------
+
+    def determinise(self, state: Any, seat: int, rng: random.Random) -> State:
+        """A state ``seat`` cannot tell from ``state``, hidden parts redrawn with ``rng``."""
+        return determinise.determinise(_state(state), seat, rng)
+
+    def search_actions(self, state: Any, seat: int) -> list[dict[str, Any]]:
+        return determinise.search_actions(_state(state), seat)
+
+    def playout_action(self, state: Any, seat: int, rng: random.Random) -> dict[str, Any]:
+        return determinise.playout_action(_state(state), seat, rng)
 
     def dump(self, state: Any) -> dict[str, Any]:
         return persist.dump(_state(state))

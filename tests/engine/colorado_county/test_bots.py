@@ -60,11 +60,11 @@ def walk(n: int, seed: int, options: dict[str, str] | None = None) -> Iterator[S
 
 
 def test_registry_lists_bots_and_rejects_unknown_names() -> None:
-    assert bot_names(SLUG) == ["greedy", "random"]
+    assert bot_names(SLUG) == ["greedy", "random", "search"]
     assert get_bot(SLUG, "greedy") is G.bots["greedy"]
     assert isinstance(get_bot(SLUG, "greedy"), GreedyBot)
     assert G.stand_in_bot in bot_names(SLUG)
-    with pytest.raises(KeyError, match="known bots: greedy, random"):
+    with pytest.raises(KeyError, match="known bots: greedy, random, search"):
         get_bot(SLUG, "clever")
 
 

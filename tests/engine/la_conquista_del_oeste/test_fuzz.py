@@ -148,7 +148,7 @@ def test_replay_from_the_seed_is_identical(n: int) -> None:
 
 @pytest.mark.usefixtures("lcdo")
 def test_bots_through_the_registry() -> None:
-    assert bots.bot_names(G.slug) == ["greedy", "random"]
+    assert bots.bot_names(G.slug) == ["greedy", "random", "search"]
     greedy = bots.get_bot(G.slug, "greedy")
     s = G.setup(6, "bots")
     rng = random.Random(1)  # noqa: S311

@@ -1,0 +1,288 @@
+"""``search``: information-set Monte Carlo tree search over determinisations, for any title
+with the ``determinise`` hook (``games.engine.Determinising``).
+
+The algorithm is multiple-observer ISMCTS (MO-ISMCTS, Cowling, Powley & Whitehouse,
+"Information Set Monte Carlo Tree Search", IEEE TCIAIG 4(2), 2012):
+
+- every iteration starts from ``rules.determinise(state, seat, rng)``: a state the bot's
+  seat cannot tell from the real one, with all it cannot see (other hands, deck and bag
+  order, the generator, other seats' sealed actions) redrawn from public information;
+- each seat has its own tree whose nodes are that seat's information sets: a move is
+  recorded in a seat's tree as that seat observes it, so another seat's sealed action
+  (``rules.sealed_steps``) is one edge "seat q acted" whatever q chose. Simultaneous sealed
+  steps (Colorado County's bids) are played in seat order, and each seat's choice is made
+  in its own tree without seeing the others' (the literature's treatment);
+- selection is UCB1 with availability counts (an action's prior opportunities count only
+  the visits in which it was legal), one expansion per iteration, then a playout with a
+  cheap default policy (the title's ``playout_action`` hook, else uniform among the
+  candidate actions) to the end of the game;
+- the reward of each seat is ``WIN_WEIGHT`` times its share of the win (1/k for k tied
+  winners) plus ``1 - WIN_WEIGHT`` times its normalised score (0 = lowest, 1 = highest);
+  every tree is updated along its own path with the reward of the seat that acted.
+
+Optional title hooks besides ``determinise`` (read with ``getattr``):
+``search_actions(state, seat)`` the moves the search considers (default
+``legal_actions``; Colorado County lists multi-cowboy bids there) and
+``playout_action(state, seat, rng)`` the default policy's move;
+``playout_estimate(start, state)`` an estimated final result (one number per seat, like
+``result``) where a playout begun at ``start`` may stop at ``state``, else None
+(Colorado County stops at the end of the round and scores the board as it stands for the
+rounds still to come).
+
+Budget: ``seconds`` per move (default ``DEFAULT_SECONDS``) and/or ``iterations``; with
+only an iteration cap there is no clock in the decision, so the same ``rng`` always gives
+the same move. The move played is the most visited root action.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .. import Determinising, Rules
+
+Action = dict[str, Any]
+
+DEFAULT_SECONDS = 2.0
+"""Thinking time per move unless the caller sets a budget."""
+EXPLORATION = 0.7
+"""UCB1 exploration constant (rewards are in [0, 1])."""
+WIN_WEIGHT = 0.7
+"""Share of the reward given by winning; the rest by the normalised score."""
+MAX_PLAYOUT_ACTIONS = 20_000
+
+
+class Node:
+    """One information set of one seat's tree. Statistics belong to the edge into the
+    node: ``visits``/``total`` for the seat that made that move, ``avail`` the number of
+    visits of the parent in which the move was available."""
+
+    __slots__ = ("avail", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[Any, Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 0
+
+    def child(self, key: Any) -> Node:
+        node = self.children.get(key)
+        if node is None:
+            node = self.children[key] = Node()
+        return node
+
+
+@dataclass(frozen=True)
+class SearchStats:
+    """What one decision cost: iterations run and wall-clock seconds."""
+
+    iterations: int
+    seconds: float
+
+
+def action_key(action: Action) -> str:
+    """A hashable, canonical form of an action (its JSON with sorted keys)."""
+    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+
+
+def rewards(result: list[float], win_weight: float = WIN_WEIGHT) -> list[float]:
+    """Each seat's reward in [0, 1] for a game's (possibly estimated) result."""
+    top, low = max(result), min(result)
+    winners = sum(1 for r in result if r == top)
+    spread = top - low
+    out = []
+    for r in result:
+        win = 1.0 / winners if r == top else 0.0
+        norm = (r - low) / spread if spread else 0.5
+        out.append(win_weight * win + (1.0 - win_weight) * norm)
+    return out
+
+
+class SearchBot:
+    """The ``search`` bot. Immutable: ``with_budget`` returns a new bot."""
+
+    name = "search"
+
+    def __init__(
+        self,
+        seconds: float | None = DEFAULT_SECONDS,
+        iterations: int | None = None,
+        exploration: float = EXPLORATION,
+        win_weight: float = WIN_WEIGHT,
+    ) -> None:
+        if seconds is None and iterations is None:
+            raise ValueError("The search needs a time budget or an iteration cap.")
+        if seconds is not None and not seconds > 0:
+            raise ValueError("The search time budget must be a positive number of seconds.")
+        if iterations is not None and (isinstance(iterations, bool) or iterations < 1):
+            raise ValueError("The search iteration cap must be a positive integer.")
+        self.seconds = seconds
+        self.iterations = iterations
+        self.exploration = exploration
+        self.win_weight = win_weight
+
+    def __repr__(self) -> str:
+        return f"SearchBot(seconds={self.seconds!r}, iterations={self.iterations!r})"
+
+    def with_budget(
+        self, *, seconds: float | None = None, iterations: int | None = None
+    ) -> SearchBot:
+        """A bot with this budget: ``seconds`` only, ``iterations`` only (no clock: the
+        moves are reproducible), or both (whichever ends first); neither = the default."""
+        if seconds is None and iterations is None:
+            seconds = DEFAULT_SECONDS
+        return SearchBot(seconds, iterations, self.exploration, self.win_weight)
+
+    # -- the Bot protocol ---------------------------------------------------------------
+
+    def choose(
+        self,
+        rules: Rules,
+        view: dict[str, Any],
+        legal_actions: list[Action],
+        rng: random.Random,
+    ) -> Action:
+        """Without the state there is nothing to search: play as the title's stand-in bot
+        (callers that hold the state use ``bots.choose_action``, which calls
+        ``choose_state``)."""
+        fallback = rules.bots.get(rules.stand_in_bot)
+        if fallback is None or fallback is self:
+            return dict(rng.choice(legal_actions))
+        return fallback.choose(rules, view, legal_actions, rng)
+
+    def choose_state(self, rules: Rules, state: Any, seat: int, rng: random.Random) -> Action:
+        return self.search(rules, state, seat, rng)[0]
+
+    # -- the search ---------------------------------------------------------------------
+
+    def search(
+        self, rules: Rules, state: Any, seat: int, rng: random.Random
+    ) -> tuple[Action, SearchStats]:
+        """The chosen action for ``seat`` and what the search cost."""
+        if not isinstance(rules, Determinising):
+            raise TypeError(f"{rules.slug} has no determinise hook; the search cannot play it.")
+        started = time.perf_counter()
+        candidates = _actions_fn(rules)(state, seat)
+        if not candidates:
+            raise ValueError(f"seat {seat} has no action to choose from")
+        if len(candidates) == 1:
+            return dict(candidates[0]), SearchStats(0, time.perf_counter() - started)
+        n = len(rules.result(state))
+        roots = [Node() for _ in range(n)]
+        deadline = None if self.seconds is None else started + self.seconds
+        cap = self.iterations
+        done = 0
+        while True:
+            if cap is not None and done >= cap:
+                break
+            if deadline is not None and done > 0 and time.perf_counter() >= deadline:
+                break
+            self._iterate(rules, state, seat, rng, roots)
+            done += 1
+        root = roots[seat]
+        by_key = {(seat, action_key(a)): a for a in candidates}
+        best = max(
+            by_key,
+            key=lambda k: (
+                root.children[k].visits if k in root.children else -1,
+                root.children[k].total if k in root.children else 0.0,
+            ),
+        )
+        return dict(by_key[best]), SearchStats(done, time.perf_counter() - started)
+
+    def _iterate(
+        self, rules: Rules, state: Any, me: int, rng: random.Random, roots: list[Node]
+    ) -> None:
+        s = rules.determinise(state, me, rng)  # type: ignore[attr-defined]
+        n = len(roots)
+        current = list(roots)
+        paths: list[list[Node]] = [[] for _ in range(n)]
+        actions_of = _actions_fn(rules)
+        sealed = rules.sealed_steps
+        c = self.exploration
+        first = True
+        in_tree = True
+        while in_tree and not rules.is_over(s):
+            to_act = rules.to_act(s)
+            q = me if first else min(to_act)
+            first = False
+            legal = actions_of(s, q)
+            node = current[q]
+            keyed = [((q, action_key(a)), a) for a in legal]
+            children = node.children
+            fresh = []
+            for k, a in keyed:
+                ch = children.get(k)
+                if ch is None:
+                    fresh.append((k, a))
+                else:
+                    ch.avail += 1
+            if fresh:
+                k, action = fresh[rng.randrange(len(fresh))]
+                chosen = node.child(k)
+                chosen.avail += 1
+                in_tree = False
+            else:
+                best_value = -1.0
+                k, action = keyed[0]
+                for key, a in keyed:
+                    ch = children[key]
+                    value = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                    if value > best_value:
+                        best_value, k, action = value, key, a
+                chosen = children[k]
+            paths[q].append(chosen)
+            hidden = action.get("type") in sealed
+            for p in range(n):
+                if p == q:
+                    current[p] = chosen
+                elif hidden:
+                    current[p] = current[p].child((q, "sealed:" + str(action["type"])))
+                else:
+                    current[p] = current[p].child(k)
+            s, _ = rules.apply(s, q, action)
+        reward = rewards(self._playout(rules, s, rng), self.win_weight)
+        for p in range(n):
+            r = reward[p]
+            for nd in paths[p]:
+                nd.visits += 1
+                nd.total += r
+
+    def _playout(self, rules: Rules, s: Any, rng: random.Random) -> list[float]:
+        """Play ``s`` out; return the result, or the title's estimate of it where the
+        title's ``playout_estimate(start, state)`` cuts the playout short."""
+        policy: Callable[[Any, int, random.Random], Action] | None = getattr(
+            rules, "playout_action", None
+        )
+        estimate: Callable[[Any, Any], list[float] | None] | None = getattr(
+            rules, "playout_estimate", None
+        )
+        actions_of = _actions_fn(rules)
+        start = s
+        steps = 0
+        while not rules.is_over(s):
+            if estimate is not None:
+                guess = estimate(start, s)
+                if guess is not None:
+                    return guess
+            q = min(rules.to_act(s))
+            if policy is not None:
+                action = policy(s, q, rng)
+            else:
+                legal = actions_of(s, q)
+                action = legal[rng.randrange(len(legal))]
+            s, _ = rules.apply(s, q, action)
+            steps += 1
+            if steps > MAX_PLAYOUT_ACTIONS:
+                raise RuntimeError(f"a {rules.slug} playout did not end")
+        return [float(r) for r in rules.result(s)]
+
+
+def _actions_fn(rules: Rules) -> Callable[[Any, int], list[Action]]:
+    fn: Callable[[Any, int], list[Action]] = getattr(rules, "search_actions", rules.legal_actions)
+    return fn

@@ -1,0 +1,152 @@
+"""The ``search`` bot (issue 16), for both titles: how callers get it and set its budget,
+that it always plays a legal move, that a fixed seed with an iteration cap replays the
+same game, and that ``simulate`` takes its budget. That it decides from the seat's view
+alone (hidden parts only through ``determinise``) is tested per title in
+``colorado_county/test_search_determinise.py`` and
+``la_conquista_del_oeste/test_search_determinise.py``. Strength is measured by
+``bench/bots.py``, not here."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from games.engine import IllegalAction, get_rules
+from games.engine.__main__ import main, simulate
+from games.engine.bots import (
+    DEFAULT_SECONDS,
+    SearchBot,
+    bot_names,
+    choose_action,
+    get_bot,
+)
+from tests.tiny_title import registered
+
+TITLES = ["colorado-county", "la-conquista-del-oeste"]
+
+
+def rand(seed: int | str) -> random.Random:
+    """A seeded generator (for bots and test data, not for security)."""
+    return random.Random(seed)  # noqa: S311
+
+
+def test_search_is_offered_for_titles_with_the_determinise_hook_only() -> None:
+    assert "search" in bot_names("colorado-county")
+    assert "search" in bot_names("la-conquista-del-oeste")
+    with registered():  # the test-only title has no determinise hook
+        assert "search" not in bot_names("tiny-duel")
+        with pytest.raises(KeyError, match="Unknown bot 'search' for tiny-duel"):
+            get_bot("tiny-duel", "search")
+
+
+@pytest.mark.parametrize("slug", TITLES)
+def test_get_bot_sets_the_budget(slug: str) -> None:
+    bot = get_bot(slug, "search")
+    assert isinstance(bot, SearchBot)
+    assert (bot.seconds, bot.iterations) == (DEFAULT_SECONDS, None) == (2.0, None)
+    capped = get_bot(slug, "search", iterations=7)
+    assert isinstance(capped, SearchBot)
+    assert (capped.seconds, capped.iterations) == (None, 7)  # no clock: reproducible
+    timed = get_bot(slug, "search", seconds=0.25)
+    assert isinstance(timed, SearchBot)
+    assert (timed.seconds, timed.iterations) == (0.25, None)
+    both = get_bot(slug, "search", seconds=1.5, iterations=50)
+    assert isinstance(both, SearchBot)
+    assert (both.seconds, both.iterations) == (1.5, 50)
+    # Bots that do not search ignore the budget.
+    assert get_bot(slug, "greedy", seconds=1.0) is get_bot(slug, "greedy")
+    for bad in ({"seconds": 0}, {"seconds": -1.0}, {"iterations": 0}):
+        with pytest.raises(ValueError, match="positive"):
+            get_bot(slug, "search", **bad)
+
+
+def test_without_the_state_the_search_bot_plays_as_the_stand_in() -> None:
+    rules = get_rules("colorado-county")
+    s = rules.setup(2, "stand-in")
+    seat = min(rules.to_act(s))
+    view, legal = rules.view(s, seat), rules.legal_actions(s, seat)
+    greedy = get_bot(rules.slug, "greedy").choose(rules, view, legal, rand(3))
+    assert get_bot(rules.slug, "search").choose(rules, view, legal, rand(3)) == greedy
+
+
+def walk(slug: str, n: int, seed: int) -> Iterator[Any]:
+    """States of a game between random and greedy players (Colorado County's random
+    player sells land now and then, so the sale stages come up)."""
+    rules = get_rules(slug)
+    rnd = rand(seed)
+    names = ["random", "greedy"]
+    bots = [get_bot(slug, names[(p + seed) % 2]) for p in range(n)]
+    s = rules.setup(n, f"walk-{seed}")
+    while not rules.is_over(s):
+        yield s
+        seat = min(rules.to_act(s))
+        s, _ = rules.apply(s, seat, choose_action(bots[seat], rules, s, seat, rnd))
+
+
+@pytest.mark.parametrize(
+    ("slug", "n", "every"),
+    [
+        ("colorado-county", 2, 9),
+        ("colorado-county", 4, 13),
+        ("la-conquista-del-oeste", 3, 15),
+    ],
+)
+def test_the_search_bot_always_plays_a_legal_move(slug: str, n: int, every: int) -> None:
+    rules = get_rules(slug)
+    bot = get_bot(slug, "search", iterations=3)
+    kinds: set[str] = set()
+    checked = 0
+    for step, s in enumerate(walk(slug, n, n)):
+        if step % every:
+            continue
+        for seat in sorted(rules.to_act(s)):
+            action = choose_action(bot, rules, s, seat, rand(step))
+            try:
+                rules.apply(s, seat, action)
+            except IllegalAction as exc:  # pragma: no cover - the failure message
+                pytest.fail(f"illegal {action!r} at step {step}: {exc.code}")
+            kinds.add(action["type"])
+            checked += 1
+    assert checked > 10
+    assert len(kinds) >= 3, kinds
+
+
+def play(slug: str, n: int, seed: str, moves: int) -> list[tuple[int, dict[str, Any]]]:
+    rules = get_rules(slug)
+    bots = [get_bot(slug, "search", iterations=4), get_bot(slug, "greedy")] * 3
+    rngs = [rand(f"{seed}:{p}") for p in range(n)]
+    s = rules.setup(n, seed)
+    log = []
+    while not rules.is_over(s) and len(log) < moves:
+        seat = min(rules.to_act(s))
+        action = choose_action(bots[seat], rules, s, seat, rngs[seat])
+        log.append((seat, action))
+        s, _ = rules.apply(s, seat, action)
+    return log
+
+
+@pytest.mark.parametrize("slug", TITLES)
+def test_a_fixed_seed_with_an_iteration_cap_replays_the_same_game(slug: str) -> None:
+    first = play(slug, 2, "replay-1", 40)
+    assert play(slug, 2, "replay-1", 40) == first
+    assert len(first) == 40
+    assert play(slug, 2, "replay-2", 40) != first
+
+
+def test_simulate_sets_the_search_budget(capsys: pytest.CaptureFixture[str]) -> None:
+    slug = "la-conquista-del-oeste"
+    summary = simulate(slug, 2, 1, ["search", "greedy"], "sim", bot_iterations=2)
+    assert summary["games"] == 1
+    assert sum(summary["wins"].values()) >= 1
+    argv = ["simulate", "--game", slug, "--players", "2", "--games", "1", "--bots", "search,greedy"]
+    assert main([*argv, "--bot-iterations", "2", "--seed", "sim"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["scores"] == summary["scores"]
+    for flag, value in (("--bot-seconds", "0"), ("--bot-iterations", "0")):
+        with pytest.raises(SystemExit):
+            main([*argv, flag, value])
+        assert "must be" in capsys.readouterr().err
