@@ -185,6 +185,13 @@ def page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     my_seat_row = next(
         (s for s in seat_rows if user.is_authenticated and s.user_id == user.pk), None
     )
+    # Seats a person no longer plays (resigned, or replaced by vote): the bot moves there,
+    # so neither that person nor the table is told it is their turn or shown their deadline,
+    # and that person is offered no move.
+    out_seats = {s.seat for s in seat_rows if s.seat is not None and s.is_out}
+    if me is not None and me in out_seats:
+        legal = []
+    my_turn = me is not None and me in to_act and me not in out_seats
     ctx: dict[str, Any] = {
         "web_title": title,
         "replace_votes": replace_votes_open(game=game, viewer=user),
@@ -198,7 +205,7 @@ def page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "seat_rows": seat_rows,
         "my_seat_row": my_seat_row,
         "to_act": to_act,
-        "my_turn": me is not None and me in to_act,
+        "my_turn": my_turn,
         "status_line": title.status_line(view) if game.status == Game.Status.RUNNING else "",
         "log": log_lines(game, user, names, me, title) if game.status != Game.Status.OPEN else [],
         "chat": ChatMessage.objects.filter(game=game).select_related("user").order_by("-id")[:50],
@@ -212,8 +219,9 @@ def page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
                 **by_seat.get(seat, {}),
                 "seat": seat,
                 "name": name,
-                "deadline": deadlines_by_seat.get(seat),
-                "to_act": seat in to_act,
+                "deadline": None if seat in out_seats else deadlines_by_seat.get(seat),
+                "to_act": seat in to_act and seat not in out_seats,
+                "out": seat in out_seats,
             }
             for seat, name in enumerate(names)
         ]
@@ -223,6 +231,7 @@ def page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "version": doc.get("version", 0),
         "status": doc.get("status"),
         "my_seat": me,
+        "my_seat_out": me is not None and me in out_seats,
         "names": names,
         "view": view,
         "legal_actions": legal,

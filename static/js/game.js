@@ -23,7 +23,10 @@
     var i = $("input[name=csrfmiddlewaretoken]");
     return i ? i.value : "";
   }
-  function myTurn() { return state.my_seat !== null && state.to_act.indexOf(state.my_seat) >= 0; }
+  function myTurn() {
+    // A seat its player resigned (or was replaced in) is the bot's: never "your turn".
+    return state.my_seat !== null && !state.my_seat_out && state.to_act.indexOf(state.my_seat) >= 0;
+  }
   function setTitle() { document.title = (myTurn() ? S.your_turn + " · " : "") + baseTitle; }
   var lastError = null;  // kept across panel swaps while the table has not moved on
   function showError(msg) {
