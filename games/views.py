@@ -8,6 +8,7 @@ A refusal answers as on every surface (``games.errors``: ``page_error``, ``json_
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from django.contrib import messages
@@ -21,6 +22,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.names import name_key
 from games import selectors, services
 from games.clocks.seats import replace_vote_cast, replace_votes_open, seat_resign
 from games.engine import IllegalAction
@@ -139,10 +141,31 @@ def as_datetime(value: Any) -> Any:
 
 
 def seat_names(doc: dict[str, Any]) -> list[str]:
+    """The players' names by seat. Bots wear their level as name ("Greedy bot"): two of the
+    same name at one table are told apart by their seat, the number on their token."""
     seats = sorted(
         (s for s in doc.get("seats", []) if s.get("seat") is not None), key=lambda s: s["seat"]
     )
-    return [str(s.get("display_name") or s.get("username", "")) for s in seats]
+    names = [str(s.get("display_name") or s.get("username", "")) for s in seats]
+    counts = Counter(names)
+    return [
+        _("%(name)s (seat %(n)s)") % {"name": name, "n": s["seat"] + 1}
+        if counts[name] > 1
+        else name
+        for name, s in zip(names, seats, strict=True)
+    ]
+
+
+def _seat_handles(doc: dict[str, Any]) -> dict[int, str]:
+    """Each person's username by seat, where their display name reads differently, so that
+    the page can show who is who (bots are their level; they have no handle)."""
+    return {
+        s["seat"]: str(s.get("username", ""))
+        for s in doc.get("seats", [])
+        if s.get("seat") is not None
+        and not s.get("is_bot")
+        and name_key(str(s.get("display_name") or "")) != name_key(str(s.get("username", "")))
+    }
 
 
 def log_lines(
@@ -213,6 +236,7 @@ def page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     }
     if view:
         deadlines_by_seat = _deadlines(doc)
+        handles = _seat_handles(doc)
         by_seat = {p.get("seat"): p for p in view.get("players", []) if isinstance(p, dict)}
         ctx["players"] = [
             {
@@ -222,6 +246,7 @@ def page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
                 "deadline": None if seat in out_seats else deadlines_by_seat.get(seat),
                 "to_act": seat in to_act and seat not in out_seats,
                 "out": seat in out_seats,
+                "handle": handles.get(seat, ""),
             }
             for seat, name in enumerate(names)
         ]
