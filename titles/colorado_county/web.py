@@ -85,6 +85,12 @@ class ColoradoCountyWeb(WebTitle):
                 "choose_flag": _("Choose one of the lit flags for this card."),
                 "choose_second": _("Now choose where the second star goes (lit cells)."),
                 "confirm_claim": _("Claim it"),
+                "bid_kept": _(
+                    "Your bid (%(cowboys)s) is kept: it will be sent when the sale is settled."
+                ),
+                "bid_kept_none": _(
+                    "Your bid of nothing is kept: it will be sent when the sale is settled."
+                ),
             },
             "board_strings": board_svg.board_strings(),
             "preview_strings": {
