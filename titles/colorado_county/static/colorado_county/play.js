@@ -44,7 +44,7 @@
   var focusCell = null;
   function roving() {
     var cells = $all(".cell", boardEl);
-    if (!cells.length) return;
+    if (!cells.length || state.status !== "running") return;  // a finished board is a picture
     var first = $(".cell.target", boardEl);
     var kept = focusCell && cellEl(focusCell);
     var stop = kept && (boardEl.contains(document.activeElement) || kept.classList.contains("target") || !first)
