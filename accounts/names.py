@@ -3,7 +3,7 @@
 A person's display name may not read as another account's username or display name, and a
 new username may not read as an existing account's username or display name, once case,
 accents and spacing are set aside (``name_key``: casefold, NFKD without combining marks,
-single spaces). Bots all wear their level as display name ("Greedy bot"); at a table two bots
+single spaces). Bots all wear their level as display name ("Random bot"); at a table two bots
 of the same level are told apart by their seat (``games.views.seat_names``).
 
 The check reads every account's two names: a settings change or a sign-up is rare, and an

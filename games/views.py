@@ -141,7 +141,7 @@ def as_datetime(value: Any) -> Any:
 
 
 def seat_names(doc: dict[str, Any]) -> list[str]:
-    """The players' names by seat. Bots wear their level as name ("Greedy bot"): two of the
+    """The players' names by seat. Bots wear their level as name ("Random bot"): two of the
     same name at one table are told apart by their seat, the number on their token."""
     seats = sorted(
         (s for s in doc.get("seats", []) if s.get("seat") is not None), key=lambda s: s["seat"]

@@ -171,17 +171,38 @@ def test_ticked_cowboys_survive_a_sale_opened_mid_bid(
         if a["type"] == "sell"
     )
     move(game, other, {"type": "sell", "cell": doc_cell})
-    # The sale comes in live: the field on sale is drawn, the bid form gives way to the prompt.
-    page.wait_for_selector(f'#board [data-cell="{doc_cell}"] .for-sale')
-    page.wait_for_selector("#interest-form button[value=no]")
+    # The sale comes in live: the bid form gives way to the sale's question.
+    page.wait_for_selector("form.prompt button[value=no]")
     before = act_version(page)
-    page.click("#interest-form button[value=no]")
+    page.click("form.prompt button[value=no]")
     wait_for_change(page, before)
     page.wait_for_selector("#bid-form")
     kept = page.eval_on_selector_all(
         "#bid-form input[name=cowboys]:checked", "els => els.map(e => e.value)"
     )
     assert sorted(kept) == sorted(ticked)
+
+
+def test_the_field_on_sale_is_drawn_live_as_for_sale(
+    asgi_server: str, new_page: Callable[..., Any], player: Callable[[str], Any]
+) -> None:
+    from games import selectors
+
+    me, other = player("alice"), player("bob")
+    game = human_table([me, other])
+    bid_moment(game, [me, other], me, other)
+    page = open_table(new_page, asgi_server, me, game)
+    page.wait_for_selector(".live-status.on")
+    cell = next(
+        a["cell"]
+        for a in selectors.game_document(game=game, user=other)["legal_actions"]
+        if a["type"] == "sell"
+    )
+    move(game, other, {"type": "sell", "cell": cell})
+    drawn = page.locator(f'#board [data-cell="{cell}"]')
+    drawn.locator(".for-sale").wait_for()
+    assert "for sale by bob" in drawn.locator("title").first.text_content()
+    assert page.evaluate("window.__notReloaded") is True
 
 
 def test_a_bid_refused_because_a_sale_opened_is_sent_when_the_sale_is_settled(
@@ -206,11 +227,11 @@ def test_a_bid_refused_because_a_sale_opened_is_sent_when_the_sale_is_settled(
     move(game, other, {"type": "sell", "cell": cell})
     # My bid leaves just after the sale opened, before my page knew of it.
     page.click("#bid-submit")
-    page.wait_for_selector("#interest-form")
+    page.wait_for_selector("form.prompt button[value=no]")
     note = page.locator("#bid-kept")
     note.wait_for()
     assert "will be sent when the sale is settled" in note.inner_text()
-    page.click("#interest-form button[value=no]")
+    page.click("form.prompt button[value=no]")
     page.wait_for_function(
         "() => document.querySelector('#bid-form p.muted') !== null && !window.GameTable.busy()"
     )
