@@ -20,6 +20,7 @@ from django import forms
 from django.contrib.sites.shortcuts import get_current_site
 from django.utils.translation import gettext_lazy as _
 
+from accounts.names import name_taken
 from notifications.services import outbox_add
 
 # Bot accounts are named ``bot-<kind>``, ``bot-<kind>-2`` … by the game services.
@@ -47,7 +48,15 @@ class AccountAdapter(DefaultAccountAdapter):
                 _("Usernames starting with “bot-” are kept for the site's bots."),
                 code="username_reserved",
             )
-        return str(super().clean_username(username, shallow=shallow))
+        username = str(super().clean_username(username, shallow=shallow))
+        if not shallow and name_taken(username):
+            # Another account is already shown by this name (its username or display name,
+            # case and accents aside): a second one would let players be mistaken.
+            raise forms.ValidationError(
+                _("That name is already someone's; please choose another."),
+                code="username_taken_by_name",
+            )
+        return username
 
     def send_mail(self, template_prefix: str, email: str, context: dict[str, Any]) -> None:
         """allauth's ``send_mail`` with the outbox instead of ``message.send()``: the same

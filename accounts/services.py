@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import ApiToken, User
+from accounts.names import display_name_problem
 from games.clocks.vacation import VacationError, vacation_cancel, vacation_take
 
 
@@ -305,6 +306,10 @@ def user_settings_check(*, user: User, changes: Mapping[str, Any]) -> dict[str, 
         cleaned[field] = _clean_setting(user=probe, field=field, value=changes[field])
         if field == "time_zone":
             probe.time_zone = cleaned[field]
+    if cleaned.get("display_name") and cleaned["display_name"] != user.display_name:
+        problem = display_name_problem(user, cleaned["display_name"])
+        if problem:
+            raise SettingsError("display_name", problem)
     return cleaned
 
 

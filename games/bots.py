@@ -196,7 +196,9 @@ def bot_account(*, kind: str, exclude: Iterable[int] = ()) -> User:
                         username=username,
                         is_bot=True,
                         bot_kind=kind,
-                        display_name=f"{kind.capitalize()} bot" + (f" {n}" if n > 1 else ""),
+                        # The level alone: a number would read as a seat ("Random bot 3"
+                        # at seat 1); the table tells two of a kind apart by their seat.
+                        display_name=f"{kind.capitalize()} bot",
                         email_notifications=User.EmailNotifications.OFF,
                     )
                     user.set_unusable_password()

@@ -8,6 +8,7 @@ A refusal answers as on every surface (``games.errors``: ``page_error``, ``json_
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from django.contrib import messages
@@ -21,6 +22,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.names import name_key
 from games import selectors, services
 from games.clocks.seats import replace_vote_cast, replace_votes_open, seat_resign
 from games.engine import IllegalAction
@@ -139,10 +141,31 @@ def as_datetime(value: Any) -> Any:
 
 
 def seat_names(doc: dict[str, Any]) -> list[str]:
+    """The players' names by seat. Bots wear their level as name ("Random bot"): two of the
+    same name at one table are told apart by their seat, the number on their token."""
     seats = sorted(
         (s for s in doc.get("seats", []) if s.get("seat") is not None), key=lambda s: s["seat"]
     )
-    return [str(s.get("display_name") or s.get("username", "")) for s in seats]
+    names = [str(s.get("display_name") or s.get("username", "")) for s in seats]
+    counts = Counter(names)
+    return [
+        _("%(name)s (seat %(n)s)") % {"name": name, "n": s["seat"] + 1}
+        if counts[name] > 1
+        else name
+        for name, s in zip(names, seats, strict=True)
+    ]
+
+
+def _seat_handles(doc: dict[str, Any]) -> dict[int, str]:
+    """Each person's username by seat, where their display name reads differently, so that
+    the page can show who is who (bots are their level; they have no handle)."""
+    return {
+        s["seat"]: str(s.get("username", ""))
+        for s in doc.get("seats", [])
+        if s.get("seat") is not None
+        and not s.get("is_bot")
+        and name_key(str(s.get("display_name") or "")) != name_key(str(s.get("username", "")))
+    }
 
 
 def log_lines(
@@ -185,6 +208,13 @@ def page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     my_seat_row = next(
         (s for s in seat_rows if user.is_authenticated and s.user_id == user.pk), None
     )
+    # Seats a person no longer plays (resigned, or replaced by vote): the bot moves there,
+    # so neither that person nor the table is told it is their turn or shown their deadline,
+    # and that person is offered no move.
+    out_seats = {s.seat for s in seat_rows if s.seat is not None and s.is_out}
+    if me is not None and me in out_seats:
+        legal = []
+    my_turn = me is not None and me in to_act and me not in out_seats
     ctx: dict[str, Any] = {
         "web_title": title,
         "replace_votes": replace_votes_open(game=game, viewer=user),
@@ -198,7 +228,7 @@ def page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "seat_rows": seat_rows,
         "my_seat_row": my_seat_row,
         "to_act": to_act,
-        "my_turn": me is not None and me in to_act,
+        "my_turn": my_turn,
         "status_line": title.status_line(view) if game.status == Game.Status.RUNNING else "",
         "log": log_lines(game, user, names, me, title) if game.status != Game.Status.OPEN else [],
         "chat": ChatMessage.objects.filter(game=game).select_related("user").order_by("-id")[:50],
@@ -206,14 +236,17 @@ def page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     }
     if view:
         deadlines_by_seat = _deadlines(doc)
+        handles = _seat_handles(doc)
         by_seat = {p.get("seat"): p for p in view.get("players", []) if isinstance(p, dict)}
         ctx["players"] = [
             {
                 **by_seat.get(seat, {}),
                 "seat": seat,
                 "name": name,
-                "deadline": deadlines_by_seat.get(seat),
-                "to_act": seat in to_act,
+                "deadline": None if seat in out_seats else deadlines_by_seat.get(seat),
+                "to_act": seat in to_act and seat not in out_seats,
+                "out": seat in out_seats,
+                "handle": handles.get(seat, ""),
             }
             for seat, name in enumerate(names)
         ]
@@ -223,6 +256,7 @@ def page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "version": doc.get("version", 0),
         "status": doc.get("status"),
         "my_seat": me,
+        "my_seat_out": me is not None and me in out_seats,
         "names": names,
         "view": view,
         "legal_actions": legal,

@@ -13,6 +13,7 @@ from typing import Any
 from django import template
 from django.utils.safestring import SafeString
 
+from accounts.names import name_key
 from games.titles import WebTitle, web_title
 
 register = template.Library()
@@ -47,3 +48,14 @@ def get_item(mapping: Any, key: Any) -> Any:
     if isinstance(mapping, Sequence) and isinstance(key, int) and 0 <= key < len(mapping):
         return mapping[key]
     return None
+
+
+@register.filter
+def handle(user: Any) -> str:
+    """A person's username where their display name reads differently (so pages show who
+    is who); empty for bots and for a display name that is the username."""
+    if user is None or getattr(user, "is_bot", False):
+        return ""
+    display = str(getattr(user, "display_name", "") or "")
+    username = str(getattr(user, "username", ""))
+    return username if display and name_key(display) != name_key(username) else ""

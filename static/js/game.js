@@ -23,7 +23,10 @@
     var i = $("input[name=csrfmiddlewaretoken]");
     return i ? i.value : "";
   }
-  function myTurn() { return state.my_seat !== null && state.to_act.indexOf(state.my_seat) >= 0; }
+  function myTurn() {
+    // A seat its player resigned (or was replaced in) is the bot's: never "your turn".
+    return state.my_seat !== null && !state.my_seat_out && state.to_act.indexOf(state.my_seat) >= 0;
+  }
   function setTitle() { document.title = (myTurn() ? S.your_turn + " · " : "") + baseTitle; }
   var lastError = null;  // kept across panel swaps while the table has not moved on
   function showError(msg) {
@@ -49,8 +52,16 @@
 
   /* ---------------- posting ---------------- */
   var posting = 0;
+  var lastMoveFrom = -1;  // the version my last accepted move was sent with
+  var moveHold = false;   // a move is on its way, or the panels do not show its table yet
   function submit(form, submitter) {
     if (!form) return;
+    // One move at a time: a second click (a double-click on a lit cell) while a move is on
+    // its way, or before the page shows the table it produced, sends nothing.
+    var isMove = form.dataset.ajax !== "chat";
+    if (isMove && moveHold) return;
+    if (isMove) moveHold = true;
+    var sentFrom = state.version;
     posting += 1;
     var body = new FormData(form);
     if (submitter && submitter.name) body.append(submitter.name, submitter.value);
@@ -66,14 +77,22 @@
       posting -= 1;
       $all("button", form).forEach(function (b) { b.disabled = false; });
       if (!res.ok) {
+        if (isMove) moveHold = false;
         if (res.data.current) receiveDocument(res.data.current);
         else resync();  // the page may have acted on a table that had moved on
+        // A stale answer to a post sent from the table my own accepted move left is no
+        // news: the move went through.
+        if (res.data.code === "stale_version" && sentFrom <= lastMoveFrom) return;
         showError(res.data.message || "Error");
         return;
       }
+      if (isMove) lastMoveFrom = sentFrom;
       if (form.dataset.ajax === "chat") { form.reset(); refreshPanels(); return; }
       if (res.data.view) receiveDocument(res.data);
       else refreshPanels();
+      // The panels may already show this table (a live update got there first).
+      var act = $(".act");
+      if (isMove && !refreshing && act && act.dataset.version === String(state.version)) moveHold = false;
     }).catch(function () {
       posting -= 1;
       form.submit();  // the network or the script failed: fall back to a plain POST
@@ -123,7 +142,16 @@
     var active = document.activeElement && document.activeElement.id;
     $all("[data-swap]", doc).forEach(function (fresh) {
       var old = document.getElementById(fresh.id);
-      if (old) old.replaceWith(fresh);
+      if (!old || old.innerHTML === fresh.innerHTML) return;
+      if (old.hasAttribute("data-swap-once") && old.children.length) return;  // filled once, kept
+      old.replaceWith(fresh);
+      // Scripts parsed from a string do not run: load the swapped-in panel's anew (the
+      // replay's, when the end of the game arrives live).
+      $all("script[src]", fresh).forEach(function (s) {
+        var run = document.createElement("script");
+        run.src = s.src;
+        s.replaceWith(run);
+      });
     });
     restoreInputs(kept);
     opened.forEach(function (id) { var d = document.getElementById(id); if (d) d.open = true; });
@@ -132,6 +160,8 @@
     $all(".players-table tr[data-seat]").forEach(function (tr) {
       if (oldScores[tr.dataset.seat] !== undefined && oldScores[tr.dataset.seat] !== tr.textContent) tr.classList.add("fresh");
     });
+    var act = $(".act");
+    if (moveHold && !posting && act && act.dataset.version === String(state.version)) moveHold = false;
     wirePanels();
     setTitle();
     if (lastError && lastError.version === state.version) showError(lastError.msg);
@@ -149,17 +179,16 @@
     if (typeof msg.version !== "number" || msg.version < state.version) return;
     // The end can arrive with a version the page already shows (panels refreshed first):
     // the status change alone must still take the page to the final scores.
-    if (msg.status === "finished" && state.status !== "finished") { window.location.reload(); return; }
-    if (msg.version === state.version && !msg.refresh && msg.view && JSON.stringify(msg.view) === JSON.stringify(state.view) && msg.type !== "chat") return;
+    var ending = msg.status === "finished" && state.status !== "finished";
+    if (!ending && msg.version === state.version && !msg.refresh && msg.view && JSON.stringify(msg.view) === JSON.stringify(state.view) && msg.type !== "chat") return;
     var prev = state.view;
     state.version = msg.version;
     if (msg.view) state.view = msg.view;
     if (msg.legal_actions) state.legal_actions = msg.legal_actions;
     if (msg.to_act) state.to_act = msg.to_act;
-    if (msg.status && msg.status !== state.status) {
-      state.status = msg.status;
-      if (msg.status === "finished") { window.location.reload(); return; }
-    }
+    // The end swaps in the final scores and the after-game panel like any other update
+    // (no reload: the page, the chat and the focus stay where they are).
+    if (msg.status && msg.status !== state.status) state.status = msg.status;
     drawBoard(prev);
     refreshPanels();
     setTitle();

@@ -58,7 +58,8 @@ def play_one(page: Page, tally: Tally, *, sell: bool = True) -> bool:
     """Make one move if the page offers one; return whether a move was made."""
     before = act_version(page)
     # Sale prompts first: the rest of the game waits for them.
-    if page.locator("form.prompt button[value=no]").count():
+    # An answered prompt (data-answered) only offers to change the answer: left as it is.
+    if page.locator("form.prompt:not([data-answered]) button[value=no]").count():
         # Say yes once so that a sale is bought at least once, else no.
         choice = "yes" if tally.sale_answers == 0 else "no"
         page.click(f"form.prompt button[value={choice}]")
@@ -68,7 +69,7 @@ def play_one(page: Page, tally: Tally, *, sell: bool = True) -> bool:
         page.locator("form.prompt .chip").first.click()
         page.click("form.prompt button[type=submit]")
         tally.actions.append("sale_pay")
-    elif page.locator("form.prompt input[name=cowboys]").count():
+    elif page.locator("form.prompt:not([data-answered]) input[name=cowboys]").count():
         page.locator("form.prompt .chip").first.click()
         page.click("form.prompt button[type=submit]")
         tally.actions.append("sale_bid")

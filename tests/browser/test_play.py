@@ -126,6 +126,7 @@ def test_a_whole_game_against_the_greedy_bot(
     ]
     assert any(rotated(a) for a in claims), "at least one claim used a turned card"
     assert Move.objects.filter(game=game, seat=mine, action__type="sell").count() == 1
+    page.wait_for_selector("#replay-step >> text=/Step/")  # the replay under the scores
     shoot(page, "final")
     page.goto(asgi_server + "/")
     shoot(page, "lobby")

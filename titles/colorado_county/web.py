@@ -85,6 +85,12 @@ class ColoradoCountyWeb(WebTitle):
                 "choose_flag": _("Choose one of the lit flags for this card."),
                 "choose_second": _("Now choose where the second star goes (lit cells)."),
                 "confirm_claim": _("Claim it"),
+                "bid_kept": _(
+                    "Your bid (%(cowboys)s) is kept: it will be sent when the sale is settled."
+                ),
+                "bid_kept_none": _(
+                    "Your bid of nothing is kept: it will be sent when the sale is settled."
+                ),
             },
             "board_strings": board_svg.board_strings(),
             "preview_strings": {
@@ -126,6 +132,7 @@ class ColoradoCountyWeb(WebTitle):
             "flag_colours": sorted({a["colour"] for a in flag_choices}),
             "flag_cells": sorted({a["cell"] for a in flag_choices}, key=_cell_order),
         }
+        ctx.update(sale_context(view.get("sale"), names))
         players = view.get("players") or []
         vals = view.get("valuations", [])
         ctx["valuation_matrix"] = [
@@ -141,6 +148,31 @@ class ColoradoCountyWeb(WebTitle):
         ]
         ctx["track_max"] = max([p["score"] for p in players] + [1])
         return ctx
+
+
+def sale_context(sale: Any, names: Sequence[str]) -> dict[str, Any]:
+    """Who a land sale still waits for, from the public part of the sale's view: the seats
+    still to answer, the bidders still to bid (never what anyone answered or bid before the
+    reveal), or the only buyer, who pays."""
+    if not isinstance(sale, Mapping):
+        return {}
+
+    def named(seats: Any) -> list[str]:
+        return [names[s] if 0 <= s < len(names) else "?" for s in seats or []]
+
+    stage = sale.get("stage")
+    if stage == "interest":
+        answered = set(sale.get("answered") or [])
+        waiting = [s for s in sale.get("asked") or [] if s not in answered]
+    elif stage == "bid":
+        bid_in = set(sale.get("bid_in") or [])
+        waiting = [s for s in sale.get("interested") or [] if s not in bid_in]
+    else:
+        waiting = [sale["buyer"]] if sale.get("buyer") is not None else []
+    return {
+        "sale_waiting": named(waiting),
+        "sale_bidders": named(sale.get("interested") if stage == "bid" else []),
+    }
 
 
 TITLE = ColoradoCountyWeb(SLUG)

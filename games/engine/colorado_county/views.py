@@ -127,6 +127,10 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
     for colour, mask in enumerate(s.flags):
         for c in board.bits(mask):
             cells[NAMES[c]] = {"flag": COLOURS[colour]}
+    if s.sale is not None:
+        # The land on sale has left its seller's markers (CC-9.3) but stays on the board,
+        # shown as for sale by its seller until the sale is settled.
+        cells[NAMES[s.sale.cell]] = {"for_sale": s.sale.seller}
     lakes = [
         {
             "id": lid,

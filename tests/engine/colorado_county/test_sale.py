@@ -3,6 +3,7 @@ outcomes; ruling (c): the phase reads ``sale`` and the interrupted phase resumes
 
 from __future__ import annotations
 
+from games.engine.colorado_county.board import CELL_INDEX
 from games.engine.colorado_county.state import State
 from tests.engine.colorado_county.helpers import G, at_bid, bid_all, cows, illegal, new, set_board
 
@@ -58,7 +59,9 @@ def test_cc_9_2_seller_names_a_cell_with_their_marker() -> None:
     assert illegal(s, 0, {"type": "sell", "cell": "P1"}).code == "unknown_cell"
     s, _ = G.apply(s, 0, {"type": "sell", "cell": "B2"})
     view = G.view(s, None)
-    assert "B2" not in view["board"]["cells"]  # the marker left the board (CC-9.2)
+    # The marker left its seller's land (CC-9.2); the board shows the cell as for sale.
+    assert view["board"]["cells"]["B2"] == {"for_sale": 0}
+    assert not s.markers[0] >> CELL_INDEX["B2"] & 1
     assert (view["sale"]["cell"], view["sale"]["seller"]) == ("B2", 0)
 
 

@@ -12,6 +12,9 @@
   function submit(form, submitter) { api.submit(form, submitter); }
   /* ---------------- board ---------------- */
   function drawBoard(prevView) {
+    // The redraw replaces every cell: a player whose focus was on the board keeps it on the
+    // same cell (after a move made from the keyboard, for one).
+    var hadFocus = boardEl.contains(document.activeElement);
     boardEl.innerHTML = CCBoard.render(state.view, state.names, state.board_strings);
     if (prevView) {
       CCBoard.changedCells(prevView, state.view).forEach(function (c) {
@@ -19,24 +22,56 @@
       });
     }
     applyMode();
+    if (hadFocus && focusCell && cellEl(focusCell)) cellEl(focusCell).focus();
   }
   function cellEl(name) { return boardEl.querySelector('[data-cell="' + name + '"]'); }
   function clearTargets() {
     $all(".cell.target, .cell.selected, .cell.ghost", boardEl).forEach(function (el) {
       el.classList.remove("target", "selected", "ghost", "pick-second");
-      el.removeAttribute("tabindex"); el.removeAttribute("role"); el.removeAttribute("aria-label");
+      el.removeAttribute("role"); el.removeAttribute("aria-label");
     });
   }
   function target(name, label, extra) {
     var el = cellEl(name); if (!el) return;
     el.classList.add("target"); if (extra) el.classList.add(extra);
-    el.setAttribute("tabindex", "0"); el.setAttribute("role", "button");
+    el.setAttribute("role", "button");
     el.setAttribute("aria-label", label);
+  }
+  /* ---------------- keyboard: one Tab stop, arrows move ---------------- */
+  // The board is one stop in the Tab order (a roving tabindex): the cell last focused, else
+  // the first lit one, else A1. The arrow keys (and Home, End) move across the 15 x 10 cells.
+  var COLS = "ABCDEFGHIJKLMNO", ROWS = 10;
+  var focusCell = null;
+  function roving() {
+    var cells = $all(".cell", boardEl);
+    if (!cells.length || state.status !== "running") return;  // a finished board is a picture
+    var first = $(".cell.target", boardEl);
+    var kept = focusCell && cellEl(focusCell);
+    var stop = kept && (boardEl.contains(document.activeElement) || kept.classList.contains("target") || !first)
+      ? kept : (first || cells[0]);
+    cells.forEach(function (el) { el.setAttribute("tabindex", el === stop ? "0" : "-1"); });
+  }
+  function moveFocus(name, key) {
+    var col = COLS.indexOf(name[0]), row = parseInt(name.slice(1), 10);
+    if (key === "ArrowLeft") col = Math.max(0, col - 1);
+    else if (key === "ArrowRight") col = Math.min(COLS.length - 1, col + 1);
+    else if (key === "ArrowUp") row = Math.max(1, row - 1);
+    else if (key === "ArrowDown") row = Math.min(ROWS, row + 1);
+    else if (key === "Home") col = 0;
+    else if (key === "End") col = COLS.length - 1;
+    else return false;
+    var el = cellEl(COLS[col] + row);
+    if (el) { focusCell = COLS[col] + row; roving(); el.focus(); }
+    return true;
   }
   function legal(type) { return state.legal_actions.filter(function (a) { return a.type === type; }); }
 
   function applyMode() {
     clearTargets();
+    lightTargets();
+    roving();
+  }
+  function lightTargets() {
     if (mode === "flag") {
       var colour = ($("#flag-form input[name=colour]:checked") || {}).value;
       legal("place_flag").forEach(function (a) { if (a.colour === colour) target(a.cell, a.cell); });
@@ -71,6 +106,46 @@
       if (!claim.flag) { claim.flag = name; claim.second = null; }
       else { claim.second = name; }
       afterClaimStep();
+    }
+  }
+  /* ---------------- a bid across a land sale ---------------- */
+  // A sale opened by someone else (a bot, often) takes the bid form away until it is
+  // settled. The ticked cowboys are kept for this turn's bid and ticked again when the form
+  // comes back; a bid sent just as the sale opened (refused: the table had moved on) is sent
+  // again once the sale is settled, and the sale panel says so meanwhile.
+  var bid = null;  // {turn, cowboys, sent, waiting}
+  function bidTurn() { return state.view.round + ":" + state.view.turn; }
+  function remember(form, sent) {
+    var ticked = $all("input[name=cowboys]:checked", form).map(function (i) { return i.value; });
+    bid = { turn: bidTurn(), cowboys: ticked, sent: sent || (bid && bid.turn === bidTurn() && bid.sent), waiting: false };
+  }
+  function sameBid(a, b) {
+    return a !== null && a !== undefined && a.map(String).sort().join(",") === b.slice().sort().join(",");
+  }
+  function keepBid(form) {
+    if (!bid) return;
+    var view = state.view;
+    var isIn = sameBid(view.my_bid, bid.cowboys);
+    if (bid.turn !== bidTurn() || view.phase === "over") { bid = null; return; }
+    if (view.phase === "sale") {
+      if (bid.sent && !isIn) {
+        bid.waiting = true;
+        var box = $("#sale-status");
+        if (box && !$("#bid-kept", box)) {
+          var p = document.createElement("p");
+          p.id = "bid-kept"; p.className = "bid-kept";
+          p.textContent = (bid.cowboys.length ? S.bid_kept.replace("%(cowboys)s", bid.cowboys.join(", ")) : S.bid_kept_none);
+          box.appendChild(p);
+        }
+      }
+      return;
+    }
+    if (!form || view.phase !== "bid") return;
+    if (isIn && !bid.waiting) { bid = null; return; }  // it is in
+    $all("input[name=cowboys]", form).forEach(function (i) { i.checked = bid.cowboys.indexOf(i.value) >= 0; });
+    if (bid.waiting) {
+      bid.waiting = false;  // sent once more, not again if refused
+      window.setTimeout(function () { if ($("#bid-form") === form) submit(form); }, 0);
     }
   }
   /* ---------------- claims ---------------- */
@@ -172,8 +247,13 @@
         var b = $("#bid-submit");
         if (b) b.textContent = n ? state.bid_strings.some.replace("%(n)s", n) : state.bid_strings.none;
       };
-      $all("input[name=cowboys]", bidForm).forEach(function (i) { i.addEventListener("change", update); });
+      $all("input[name=cowboys]", bidForm).forEach(function (i) {
+        i.addEventListener("change", function () { remember(bidForm, false); update(); });
+      });
+      // Registered before the page's own handler (wire runs first), so it sees every send.
+      bidForm.addEventListener("submit", function () { remember(bidForm, true); });
     }
+    keepBid(bidForm);
     applyMode();
   }
   function start(table) {
@@ -184,9 +264,17 @@
       if (el) activate(el.getAttribute("data-cell"));
     });
     boardEl.addEventListener("keydown", function (ev) {
-      if (ev.key !== "Enter" && ev.key !== " ") return;
-      var el = ev.target.closest && ev.target.closest(".cell.target");
-      if (el) { ev.preventDefault(); activate(el.getAttribute("data-cell")); }
+      var cell = ev.target.closest && ev.target.closest(".cell");
+      if (!cell) return;
+      if (ev.key === "Enter" || ev.key === " ") {
+        if (cell.classList.contains("target")) { ev.preventDefault(); activate(cell.getAttribute("data-cell")); }
+        return;
+      }
+      if (!ev.altKey && !ev.ctrlKey && !ev.metaKey && moveFocus(cell.getAttribute("data-cell"), ev.key)) ev.preventDefault();
+    });
+    boardEl.addEventListener("focusin", function (ev) {
+      var cell = ev.target.closest && ev.target.closest(".cell");
+      if (cell) { focusCell = cell.getAttribute("data-cell"); roving(); }
     });
   }
   (window.TitleClients = window.TitleClients || []).push({
