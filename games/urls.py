@@ -2,13 +2,16 @@
 
 from django.urls import path
 
-from games import views, views_finished
+from games import views, views_finished, views_lobby
 
 app_name = "games"
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("new/", views.new_table, name="new"),
+    path("inbox/", views_lobby.inbox, name="inbox"),
+    path("inbox/count/", views_lobby.inbox_count, name="inbox_count"),
+    path("open-tables/", views_lobby.open_tables, name="open_tables"),
     path("<int:game_id>/", views.game_page, name="game"),
     path("<int:game_id>/panels/", views.panels, name="panels"),
     path("<int:game_id>/act/", views.act, name="act"),

@@ -13,7 +13,6 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -88,14 +87,7 @@ def lobby_context(request: HttpRequest) -> dict[str, Any]:
         )
     my_running.sort(key=lambda e: (not e["my_turn"], e["game"].status != Game.Status.RUNNING))
     finished = mine.filter(status=Game.Status.FINISHED).order_by("-finished_at")[:20]
-    open_tables = (
-        Game.objects.filter(status=Game.Status.OPEN)
-        .filter(Q(open_seats=True) | Q(invitations__user=user))
-        .exclude(seats__user=user)
-        .prefetch_related("seats__user")
-        .distinct()
-        .order_by("-created_at")[:30]
-    )
+    open_tables = selectors.lobby_open_tables(user=user)
     return {
         "my_games": my_running,
         "finished": [
