@@ -32,3 +32,15 @@ def healthz(request: HttpRequest) -> JsonResponse:
     from colorado.tasks import HEARTBEAT_KEY
 
     return JsonResponse({"ok": True, "scheduler_heartbeat": cache.get(HEARTBEAT_KEY)})
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    """``/favicon.ico``, which browsers and crawlers ask for whatever the page says: the
+    site's mark (the same SVG as ``static/img/favicon.svg``), cached for a day."""
+    from django.conf import settings
+
+    body = (settings.BASE_DIR / "static" / "img" / "favicon.svg").read_bytes()
+    response = HttpResponse(body, content_type="image/svg+xml")
+    response["Cache-Control"] = "public, max-age=86400"
+    return response

@@ -63,6 +63,23 @@ def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @require_GET
+def download(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The finished game's record (the API's export) as a file to save, not a page:
+    ``Content-Disposition: attachment`` with a name like ``colorado-county-table-12.json``.
+    409 before the end (the seed is still secret), refused as the game page refuses."""
+    game = get_object_or_404(Game, pk=game_id)
+    if not can_watch(game=game, user=request.user):
+        return _watch_refused(request, game, wants_json=True)
+    if game.status != Game.Status.FINISHED:
+        message = _("The seed is published when the game ends; this game has not finished.")
+        return json_error(Conflict(message, code="not_finished"))
+    response = JsonResponse(game_export(game=game), json_dumps_params={"indent": 1})
+    name = f"{game.title}-table-{game.pk}.json"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@require_GET
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     """The step-by-step replay of a finished game (public views only); 409 before the end."""
     game = get_object_or_404(Game, pk=game_id)

@@ -15,6 +15,7 @@ class NotificationsConfig(AppConfig):
 
         game_advanced.connect(receivers.on_game_advanced, dispatch_uid="notifications.turn")
         game_finished.connect(receivers.on_game_finished, dispatch_uid="notifications.finished")
+        post_save.connect(receivers.on_game_created, sender=Game, dispatch_uid="mail.invite")
         # The live lobby and the header's inbox count (notifications.consumers).
         post_save.connect(live.on_game_saved, sender=Game, dispatch_uid="live.game")
         post_save.connect(live.on_seat_changed, sender=Seat, dispatch_uid="live.seat")

@@ -43,7 +43,8 @@ def test_user_api_has_ratings_and_stats(client: Client, league: dict) -> None:
     assert data["username"] == "annie"
     rating = data["ratings"]["colorado-county"]
     assert set(rating) >= {"mu", "sigma", "rating", "games"}
-    assert rating["rating"] == pytest.approx(rating["mu"] - 3 * rating["sigma"])
+    # The shown rating: 1500 + 40 (mu - 3 sigma), a whole number (docs/accounts.md).
+    assert rating["rating"] == round(1500 + 40 * (rating["mu"] - 3 * rating["sigma"]))
     assert rating["games"] == 4
     assert rating["provisional"] is True
     assert data["stats"]["colorado-county"] == {
