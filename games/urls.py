@@ -25,5 +25,10 @@ urlpatterns = [
     path("<int:game_id>/verify/", views_finished.verify, name="verify"),
     path("<int:game_id>/rematch/", views_finished.rematch, name="rematch"),
     path("<int:game_id>/replay.json", views_finished.replay, name="replay"),
+    path(
+        "<int:game_id>/replay/<int:step>/board/",
+        views_finished.replay_step_board,
+        name="replay_board",
+    ),
     path("<int:game_id>/download/", views_finished.download, name="download"),
 ]
