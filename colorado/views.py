@@ -14,7 +14,9 @@ def home(request: HttpRequest) -> HttpResponse:
         from games.views import lobby_context
 
         return render(request, "games/lobby.html", lobby_context(request))
-    return render(request, "home.html")
+    from games.selectors import games_to_watch
+
+    return render(request, "home.html", {"watch_games": games_to_watch()})
 
 
 @never_cache

@@ -579,3 +579,17 @@ def lobby_open_tables(*, user: Any, limit: int = 30) -> list[Game]:
         game.seat_list = seats_of(game)  # type: ignore[attr-defined]
         game.title_name = str(get_rules(game.title).name)  # type: ignore[attr-defined]
     return games
+
+
+def games_to_watch(*, limit: int = 8) -> list[Game]:
+    """Running tables anyone may watch, signed in or not (``can_watch``: the public ones),
+    the most recently moved first; each with its seats (``seat_list``)."""
+    games = list(
+        Game.objects.filter(status=Game.Status.RUNNING, open_seats=True)
+        .prefetch_related("seats__user")
+        .order_by("-updated_at")[:limit]
+    )
+    for game in games:
+        game.seat_list = seats_of(game)  # type: ignore[attr-defined]
+        game.title_name = str(get_rules(game.title).name)  # type: ignore[attr-defined]
+    return games

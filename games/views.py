@@ -162,6 +162,19 @@ def _deadlines(doc: dict[str, Any]) -> dict[int, Any]:
     }
 
 
+def _away(seat_rows: Any) -> list[dict[str, Any]]:
+    """The people at the table on vacation now (``User.away_until`` ahead): their clocks
+    are paused until then, and the page shows it beside the table."""
+    from django.utils import timezone
+
+    now = timezone.now()
+    return [
+        {"name": s.user.shown_name, "until": s.user.away_until}
+        for s in seat_rows
+        if not s.bot_kind and s.user.away_until is not None and s.user.away_until > now
+    ]
+
+
 def page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     """The game page's context: the generic part (document, seats, log, chat, clocks) and
     the title's own (``WebTitle.page_context``) for its board and panels."""
@@ -195,6 +208,7 @@ def page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "log": log_lines(game, user, names, me, title) if game.status != Game.Status.OPEN else [],
         "chat": ChatMessage.objects.filter(game=game).select_related("user").order_by("-id")[:50],
         "chat_form": ChatForm(),
+        "away_players": _away(seat_rows),
     }
     if view:
         deadlines_by_seat = _deadlines(doc)
