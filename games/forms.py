@@ -20,10 +20,12 @@ from django.utils.translation import ngettext
 from games.bots import bot_kinds
 from games.titles import default_title, web_title
 
+#: Short enough to show whole in the lobby's narrow form (issue 15); the clock's terms in
+#: full are on each table (``games/templatetags/lobby_tags.clock_words``).
 CLOCK_PRESETS = (
-    ("fast", _("Fast — about a move a day")),
-    ("normal", _("Normal — three days to start, a day more per move")),
-    ("slow", _("Slow — a week per move")),
+    ("fast", _("Fast: 1 day, +4 h a move")),
+    ("normal", _("Normal: 3 days, +1 day a move")),
+    ("slow", _("Slow: 7 days, +3 days a move")),
     ("custom", _("Custom hours")),
 )
 

@@ -62,6 +62,17 @@ def test_lobby_waiting_table_and_inbox_count_update_without_reload(
     visitor = new_page()
     sign_in(visitor, asgi_server, "bob", "pw-bob-2026")
     _live(visitor)
+    # Every clock choice of the lobby's form shows whole (bug 11: it was cut off).
+    cut = visitor.eval_on_selector(
+        "#id_clock",
+        """sel => { const c = document.createElement('canvas').getContext('2d');
+          const st = getComputedStyle(sel); c.font = st.font;
+          const pad = parseFloat(st.paddingLeft) + parseFloat(st.paddingRight);
+          const room = sel.clientWidth - pad - 16;
+          return Array.from(sel.options).filter(o => c.measureText(o.text).width > room)
+            .map(o => o.text); }""",
+    )
+    assert cut == []
     entry = visitor.locator(f"#open-tables [data-table='{table.pk}']")
     assert entry.count() == 1
     # Before joining: its clock, its rules at a deadline, rated or not, who is seated.
@@ -113,6 +124,13 @@ def test_lobby_waiting_table_and_inbox_count_update_without_reload(
     row = watcher.locator(f".inbox-list [data-game='{invited}']")
     assert "invited by bob" in row.inner_text()
     if SHOTS:
+        from accounts.models import User
+
+        carol = User.objects.get(username="carol")
+        for clock in ("fast", "normal"):  # two games due for carol, for the picture
+            due = services.game_create(creator=carol, players=2, clock=clock)
+            services.game_join(game_id=due.pk, user=User.objects.get(username="bob"))
+        watcher.reload()
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
         visitor.goto(f"{asgi_server}/")
         visitor.screenshot(path=f"{SHOTS}/lobby-desktop.png", full_page=True)
