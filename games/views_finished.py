@@ -65,7 +65,7 @@ def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_GET
 def download(request: HttpRequest, game_id: int) -> HttpResponse:
     """The finished game's record (the API's export) as a file to save, not a page:
-    ``Content-Disposition: attachment`` with a name like ``colorado-county-table-12.json``.
+    ``Content-Disposition: attachment`` with a name like ``<game slug>-table-12.json``.
     409 before the end (the seed is still secret), refused as the game page refuses."""
     game = get_object_or_404(Game, pk=game_id)
     if not can_watch(game=game, user=request.user):

@@ -70,7 +70,7 @@ def timeout_words(game: Any) -> str:
 
 @register.filter
 def option_words(game: Any) -> str:
-    """The table's options as the new-table form labels them ("Lakes: random · …")."""
+    """The table's options as the new-table form labels them ("Name: choice · …")."""
     try:
         fields = web_title(game.title).option_fields()
     except KeyError:
