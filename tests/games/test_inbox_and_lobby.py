@@ -41,7 +41,7 @@ def test_the_header_counts_games_waiting_and_the_inbox_sorts_them_by_time_left(m
     Seat.objects.filter(game=second, user=alice).update(deadline=soon)
     Seat.objects.filter(game=first, user=alice).update(deadline=soon + timedelta(days=1))
     bob = make_user("bob")
-    invited = services.game_create(creator=bob, players=2, invite=["alice"], open_seats=False)
+    invited = services.game_create(creator=bob, players=3, invite=["alice"], open_seats=False)
 
     client = _client(alice)
     lobby = client.get("/").content.decode()

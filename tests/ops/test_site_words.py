@@ -143,6 +143,11 @@ def test_the_move_log_downloads_as_a_named_file(eager_tasks: None) -> None:
     client = Client()
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert f'href="/games/{game.pk}/download/" download' in page
+    # The final valuations' parts are labelled, not "2·2·0·0".
+    assert not re.search(r"\d·\d·\d·\d", page)
+    breakdown = re.search(r'<span class="breakdown">(.*?)</span>', page)
+    assert breakdown is not None
+    assert re.fullmatch(r"border \d+<br>lakes \d+<br>doubles \d+<br>area \d+", breakdown.group(1))
     response = client.get(f"/games/{game.pk}/download/")
     assert response.status_code == 200
     assert response["Content-Disposition"] == (
