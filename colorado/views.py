@@ -14,7 +14,7 @@ def home(request: HttpRequest) -> HttpResponse:
         from games.views import lobby_context
 
         return render(request, "games/lobby.html", lobby_context(request))
-    from games.selectors import games_to_watch
+    from games.selectors_inbox import games_to_watch
 
     return render(request, "home.html", {"watch_games": games_to_watch()})
 

@@ -13,7 +13,7 @@ from games.titles import web_titles
 def site(request: HttpRequest) -> dict[str, Any]:
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
-        from games.selectors import inbox_count
+        from games.selectors_inbox import inbox_count
 
         # The header's "N games waiting for you" (kept live by static/js/inbox.js).
         inbox = inbox_count(user=user)

@@ -37,6 +37,7 @@ from games.errors import (
 from games.forms import ChatForm, MoveForm, NewTableForm, ReplaceVoteForm
 from games.log_words import describe
 from games.models import ChatMessage, Game, Seat
+from games.selectors_inbox import lobby_open_tables
 from games.snapshots import engine_for, load_state
 from games.titles import WebTitle, default_title, web_title
 
@@ -87,7 +88,7 @@ def lobby_context(request: HttpRequest) -> dict[str, Any]:
         )
     my_running.sort(key=lambda e: (not e["my_turn"], e["game"].status != Game.Status.RUNNING))
     finished = mine.filter(status=Game.Status.FINISHED).order_by("-finished_at")[:20]
-    open_tables = selectors.lobby_open_tables(user=user)
+    open_tables = lobby_open_tables(user=user)
     return {
         "my_games": my_running,
         "finished": [

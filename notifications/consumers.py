@@ -3,7 +3,7 @@
 It carries two things, both small and never hidden information:
 
 * ``{"type": "inbox", "count": n}``: the number of games waiting for the user (their move
-  is due, or an invitation is unanswered: ``games.selectors.inbox_count``), sent on
+  is due, or an invitation is unanswered: ``games.selectors_inbox.inbox_count``), sent on
   connect and whenever their inbox may have changed (group ``inbox-<user id>``);
 * ``{"type": "lobby"}``: the open tables changed (group ``lobby``, lobby pages only); the
   page fetches the list it may see itself, with its own session.
@@ -33,7 +33,7 @@ LIVE_POLL_SECONDS = 60.0
 
 
 def _count(user: Any) -> int:
-    from games.selectors import inbox_count
+    from games.selectors_inbox import inbox_count
 
     return inbox_count(user=user)
 

@@ -41,7 +41,7 @@ def test_lobby_waiting_table_and_inbox_count_update_without_reload(
 ) -> None:
     from games import services
     from games.models import Game
-    from games.selectors import inbox_count
+    from games.selectors_inbox import inbox_count
 
     alice = player("alice")
     player("bob")
