@@ -27,6 +27,18 @@ from notifications.services import outbox_add
 BOT_NAME_PREFIX = "bot-"
 
 
+class SiteNamed:
+    """The site as allauth's mails name it ("Hello from …!", "Thank you for using …"):
+    our ``SITE_NAME``, not the request's host and port (``127.0.0.1:18800``), which is
+    what ``get_current_site`` gives without the sites framework."""
+
+    def __init__(self, request: Any) -> None:
+        from django.conf import settings
+
+        self.name = str(settings.SITE_NAME)
+        self.domain = get_current_site(request).domain
+
+
 class AccountAdapter(DefaultAccountAdapter):
     error_messages = {
         **DefaultAccountAdapter.error_messages,
@@ -63,7 +75,7 @@ class AccountAdapter(DefaultAccountAdapter):
         context and rendering (inside the request, where the templates' request and site
         are at hand), no SMTP."""
         request = allauth_context.request
-        ctx = {"request": request, "email": email, "current_site": get_current_site(request)}
+        ctx = {"request": request, "email": email, "current_site": SiteNamed(request)}
         ctx.update(context)
         message = self.render_mail(template_prefix, email, ctx)
         outbox_add(message, template=template_prefix)

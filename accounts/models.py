@@ -104,9 +104,17 @@ class Rating(models.Model):
         return self.games < self.PROVISIONAL_GAMES
 
 
+#: The shown rating's scale (docs/accounts.md, ruled for issue 15): OpenSkill's
+#: conservative estimate ``mu - 3 sigma`` (0 for a newcomer) mapped onto the scale players
+#: know from chess sites, a newcomer at 1500 and 40 points per OpenSkill unit.
+DISPLAY_BASE = 1500.0
+DISPLAY_SCALE = 40.0
+
+
 def display_rating(mu: float, sigma: float) -> float:
-    """The number players see: ``mu - 3 sigma``."""
-    return mu - 3.0 * sigma
+    """The number players see: ``1500 + 40 (mu - 3 sigma)``, rounded to a whole point (a
+    newcomer shows 1500; one loss against one opponent about 1430)."""
+    return float(round(DISPLAY_BASE + DISPLAY_SCALE * (mu - 3.0 * sigma)))
 
 
 class RatingChange(models.Model):

@@ -6,7 +6,11 @@
   whose seat passed to a bot while they were not a bot themselves, is ranked last for rating
   purposes, below everyone who finished; several such players tie among themselves. The bot
   that stood in earns nothing: the seat's rating change belongs to the seat's user.
-* Shown rating: ``mu - 3 sigma``; provisional until ``Rating.PROVISIONAL_GAMES`` games.
+* Shown rating: ``1500 + 40 (mu - 3 sigma)`` (``accounts.models.display_rating``): the
+  conservative estimate on a scale players know, a newcomer at 1500; provisional until
+  ``Rating.PROVISIONAL_GAMES`` games. The leaderboard ranks people with at least that many
+  rated games; bots are listed apart, and newcomers are counted, not ranked
+  (``leaderboard_rows``).
 * Exactly once: ``RatingChange`` is unique per (user, game); a game that already has rating
   changes is not rated again.
 """
@@ -18,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.db.models import F
 from openskill.models import PlackettLuce
 
 from accounts.models import Rating, RatingChange
@@ -131,3 +136,27 @@ def ratings_apply(*, game: Any) -> list[RatingChange]:
 def on_game_finished(sender: Any, *, game: Any, **kwargs: Any) -> None:
     """``games.signals.game_finished`` receiver (inside the finishing transaction)."""
     ratings_apply(game=game)
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    players: list[Rating]  # people with enough rated games, best first
+    bots: list[Rating]  # the site's bots, best first
+    provisional: int  # people still provisional (fewer games), not ranked
+
+
+def leaderboard_rows(*, game: str, limit: int = 100) -> Leaderboard:
+    """The leaderboard of ``game``: ranked people (``Rating.PROVISIONAL_GAMES`` rated games
+    or more), the bots apart, and how many people are still provisional."""
+    base = (
+        Rating.objects.filter(game=game, games__gt=0, user__is_active=True)
+        .select_related("user")
+        .alias(shown=F("mu") - 3 * F("sigma"))
+        .order_by("-shown", "-games", "user__username")
+    )
+    people = base.filter(user__is_bot=False)
+    return Leaderboard(
+        players=list(people.filter(games__gte=Rating.PROVISIONAL_GAMES)[:limit]),
+        bots=list(base.filter(user__is_bot=True)[:limit]),
+        provisional=people.filter(games__lt=Rating.PROVISIONAL_GAMES).count(),
+    )

@@ -170,6 +170,7 @@ def game_history_entry(*, game: Any, user: User) -> dict[str, Any]:
             {
                 "seat": seat.seat,
                 "username": seat.user.username,
+                "display_name": seat.user.shown_name,
                 "is_bot": seat.user.is_bot,
                 "replaced_by_bot": bool(seat.bot_kind) and not seat.user.is_bot,
                 "resigned": seat.resigned,

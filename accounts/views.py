@@ -16,7 +16,8 @@ from django.views.decorators.http import require_POST
 from accounts import selectors, services
 from accounts.charts import rating_chart
 from accounts.forms import SettingsForm
-from accounts.models import RatingChange, User
+from accounts.models import Rating, RatingChange, User
+from accounts.ratings import leaderboard_rows
 from games.engine import get_rules, title_slugs
 from games.titles import default_title
 
@@ -67,14 +68,17 @@ def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
 
 def leaderboard(request: HttpRequest, game: str | None = None) -> HttpResponse:
     slug = _title_or_404(game or default_title())
-    ratings = list(selectors.leaderboard(game=slug))
+    board = leaderboard_rows(game=slug)
     return render(
         request,
         "accounts/leaderboard.html",
         {
             "game_slug": slug,
             "game_name": get_rules(slug).name,
-            "ratings": ratings,
+            "ratings": board.players,
+            "bots": board.bots,
+            "provisional": board.provisional,
+            "needed": Rating.PROVISIONAL_GAMES,
             "games": [(s, get_rules(s).name) for s in title_slugs()],
         },
     )

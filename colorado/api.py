@@ -169,7 +169,10 @@ class Api(NinjaAPI):
 api = Api(
     title=f"{settings.SITE_NAME} API",
     version="1",
-    description="Everything the web page can do. See docs in the repository (api.md).",
+    description=(
+        "Everything the web page can do. The conventions (errors, versions, the live "
+        "socket, pagination) are in `docs/api.md` in the project's repository."
+    ),
     urls_namespace="api",
     auth=signed_in,
     throttle=[AnonymousRateThrottle("60/min"), UserRateThrottle("600/min")],

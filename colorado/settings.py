@@ -51,6 +51,9 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django.contrib.humanize",
     "channels",
+    # django-ninja's own app: /api/docs then loads Swagger UI from our static files
+    # (ninja/static/ninja/), not from a CDN, so the docs work without internet.
+    "ninja",
     "allauth",
     "allauth.account",
     "accounts",
@@ -200,7 +203,7 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-    CELERY_BROKER_URL = "memory://"
+    CELERY_BROKER_URL = "memory://localhost/"  # with a host: no kombu "No hostname" warning
 
 # How often each server process compares the versions its sockets show with the database,
 # so a socket that missed a message (channel layer down) catches up (games/consumers.py).

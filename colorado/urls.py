@@ -14,6 +14,7 @@ urlpatterns = [
     path("how-to-play/<slug:slug>/", game_views.how_to_play, name="how_to_play_title"),
     path("bots/", views_bots.bots_page, name="bots"),
     path("healthz", views.healthz, name="healthz"),
+    path("favicon.ico", views.favicon, name="favicon"),
     # The old names of the sign-in and sign-out pages; allauth serves both.
     path("accounts/login/", allauth_views.login, name="login"),
     path("accounts/logout/", allauth_views.logout, name="logout"),

@@ -14,7 +14,9 @@ def home(request: HttpRequest) -> HttpResponse:
         from games.views import lobby_context
 
         return render(request, "games/lobby.html", lobby_context(request))
-    return render(request, "home.html")
+    from games.selectors_inbox import games_to_watch
+
+    return render(request, "home.html", {"watch_games": games_to_watch()})
 
 
 @never_cache
@@ -32,3 +34,15 @@ def healthz(request: HttpRequest) -> JsonResponse:
     from colorado.tasks import HEARTBEAT_KEY
 
     return JsonResponse({"ok": True, "scheduler_heartbeat": cache.get(HEARTBEAT_KEY)})
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    """``/favicon.ico``, which browsers and crawlers ask for whatever the page says: the
+    site's mark (the same SVG as ``static/img/favicon.svg``), cached for a day."""
+    from django.conf import settings
+
+    body = (settings.BASE_DIR / "static" / "img" / "favicon.svg").read_bytes()
+    response = HttpResponse(body, content_type="image/svg+xml")
+    response["Cache-Control"] = "public, max-age=86400"
+    return response

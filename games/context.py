@@ -11,7 +11,16 @@ from games.titles import web_titles
 
 
 def site(request: HttpRequest) -> dict[str, Any]:
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        from games.selectors_inbox import inbox_count
+
+        # The header's "N games waiting for you" (kept live by static/js/inbox.js).
+        inbox = inbox_count(user=user)
+    else:
+        inbox = 0
     return {
+        "inbox_count": inbox,
         "site_name": settings.SITE_NAME,
         "site_short_name": settings.SITE_SHORT_NAME,
         "site_titles": web_titles(),

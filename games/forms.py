@@ -15,14 +15,17 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.core.validators import MaxValueValidator
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from games.bots import bot_levels
 from games.titles import default_title, web_title
 
+#: Short enough to show whole in the lobby's narrow form (issue 15); the clock's terms in
+#: full are on each table (``games/templatetags/lobby_tags.clock_words``).
 CLOCK_PRESETS = (
-    ("fast", _("Fast — about a move a day")),
-    ("normal", _("Normal — three days to start, a day more per move")),
-    ("slow", _("Slow — a week per move")),
+    ("fast", _("Fast: 1 day, +4 h a move")),
+    ("normal", _("Normal: 3 days, +1 day a move")),
+    ("slow", _("Slow: 7 days, +3 days a move")),
     ("custom", _("Custom hours")),
 )
 
@@ -32,13 +35,21 @@ class NewTableForm(forms.Form):
     players = forms.TypedChoiceField(label=_("Players"), coerce=int)
     clock = forms.ChoiceField(label=_("Clock"), choices=CLOCK_PRESETS, initial="normal")
     initial_hours = forms.FloatField(
-        label=_("Starting time (hours)"), required=False, min_value=1 / 60, max_value=24 * 60
+        label=_("Starting time (hours)"),
+        required=False,
+        min_value=1 / 60,
+        max_value=24 * 60,
+        error_messages={"min_value": _("Give at least one minute (0.02 hours).")},
     )
     increment_hours = forms.FloatField(
         label=_("Added per move (hours)"), required=False, min_value=0, max_value=24 * 30
     )
     max_hours = forms.FloatField(
-        label=_("Most time banked (hours)"), required=False, min_value=1 / 60, max_value=24 * 60
+        label=_("Most time banked (hours)"),
+        required=False,
+        min_value=1 / 60,
+        max_value=24 * 60,
+        error_messages={"min_value": _("Give at least one minute (0.02 hours).")},
     )
     on_timeout = forms.ChoiceField(
         label=_("When a deadline passes"),
@@ -123,9 +134,17 @@ class NewTableForm(forms.Form):
         bots = data.get("bots") or 0
         invite = data.get("invite") or []
         if 1 + bots + len(invite) > players:
+            bot_words = ngettext("%(n)d bot", "%(n)d bots", bots) % {"n": bots}
+            invite_words = ngettext(
+                "%(n)d invited player", "%(n)d invited players", len(invite)
+            ) % {"n": len(invite)}
             raise forms.ValidationError(
-                _("You, %(bots)s bots and %(inv)s invited players do not fit at %(n)s seats.")
-                % {"bots": bots, "inv": len(invite), "n": players}
+                ngettext(
+                    "You, %(bots)s and %(invited)s do not fit at %(n)d seat.",
+                    "You, %(bots)s and %(invited)s do not fit at %(n)d seats.",
+                    players,
+                )
+                % {"bots": bot_words, "invited": invite_words, "n": players}
             )
         if data.get("clock") == "custom":
             for field in ("initial_hours", "increment_hours", "max_hours"):

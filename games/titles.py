@@ -174,10 +174,35 @@ class WebTitle:
         kind = str(event.get("type", ""))
         return kind.replace("_", " ").capitalize() + "." if kind else None
 
+    # --- the replay of a finished game ------------------------------------------------------
+
+    def replay_board(self, view: Mapping[str, Any], names: Sequence[str]) -> SafeString | None:
+        """One replay step's board drawn on the server from the step's PUBLIC view (None:
+        the title's script draws it, ``render`` in ``window.TitleClients``, or the page
+        shows the view as a list)."""
+        return None
+
+    def replay_facts(self, view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+        """What a replay step shows beside the board, from its PUBLIC view only: the
+        face-up cards, the bids revealed, the scores… Generic: the scores, when the view's
+        ``players`` carry one."""
+        players = [p for p in view.get("players") or () if isinstance(p, Mapping)]
+        scored = [p for p in players if isinstance(p.get("score"), (int, float))]
+        if not scored:
+            return []
+        parts = ", ".join(f"{_seat_words(names, p.get('seat'))} {p['score']}" for p in scored)
+        return [_("Scores: %(scores)s") % {"scores": parts}]
+
     def needed_words(self, public_view: Mapping[str, Any]) -> str | None:
         """What a 'your turn' mail says the player must do, from the PUBLIC view (never a
         seat's); None: the generic "make your move"."""
         return None
+
+
+def _seat_words(names: Sequence[str], seat: Any) -> str:
+    if isinstance(seat, int) and 0 <= seat < len(names):
+        return str(names[seat])
+    return _("seat %(n)s") % {"n": (seat + 1) if isinstance(seat, int) else "?"}
 
 
 _REGISTERED: dict[str, WebTitle] = {}

@@ -2,13 +2,16 @@
 
 from django.urls import path
 
-from games import views, views_finished
+from games import views, views_finished, views_lobby
 
 app_name = "games"
 
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("new/", views.new_table, name="new"),
+    path("inbox/", views_lobby.inbox, name="inbox"),
+    path("inbox/count/", views_lobby.inbox_count, name="inbox_count"),
+    path("open-tables/", views_lobby.open_tables, name="open_tables"),
     path("<int:game_id>/", views.game_page, name="game"),
     path("<int:game_id>/panels/", views.panels, name="panels"),
     path("<int:game_id>/act/", views.act, name="act"),
@@ -22,4 +25,10 @@ urlpatterns = [
     path("<int:game_id>/verify/", views_finished.verify, name="verify"),
     path("<int:game_id>/rematch/", views_finished.rematch, name="rematch"),
     path("<int:game_id>/replay.json", views_finished.replay, name="replay"),
+    path(
+        "<int:game_id>/replay/<int:step>/board/",
+        views_finished.replay_step_board,
+        name="replay_board",
+    ),
+    path("<int:game_id>/download/", views_finished.download, name="download"),
 ]

@@ -14,7 +14,6 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -40,6 +39,7 @@ from games.errors import (
 from games.forms import ChatForm, MoveForm, NewTableForm, ReplaceVoteForm
 from games.log_words import describe
 from games.models import ChatMessage, Game, Seat
+from games.selectors_inbox import lobby_open_tables
 from games.snapshots import engine_for, load_state
 from games.titles import WebTitle, default_title, web_title
 
@@ -90,14 +90,7 @@ def lobby_context(request: HttpRequest) -> dict[str, Any]:
         )
     my_running.sort(key=lambda e: (not e["my_turn"], e["game"].status != Game.Status.RUNNING))
     finished = mine.filter(status=Game.Status.FINISHED).order_by("-finished_at")[:20]
-    open_tables = (
-        Game.objects.filter(status=Game.Status.OPEN)
-        .filter(Q(open_seats=True) | Q(invitations__user=user))
-        .exclude(seats__user=user)
-        .prefetch_related("seats__user")
-        .distinct()
-        .order_by("-created_at")[:30]
-    )
+    open_tables = lobby_open_tables(user=user)
     return {
         "my_games": my_running,
         "finished": [
@@ -193,6 +186,19 @@ def _deadlines(doc: dict[str, Any]) -> dict[int, Any]:
     }
 
 
+def _away(seat_rows: Any) -> list[dict[str, Any]]:
+    """The people at the table on vacation now (``User.away_until`` ahead): their clocks
+    are paused until then, and the page shows it beside the table."""
+    from django.utils import timezone
+
+    now = timezone.now()
+    return [
+        {"name": s.user.shown_name, "until": s.user.away_until}
+        for s in seat_rows
+        if not s.bot_kind and s.user.away_until is not None and s.user.away_until > now
+    ]
+
+
 def page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     """The game page's context: the generic part (document, seats, log, chat, clocks) and
     the title's own (``WebTitle.page_context``) for its board and panels."""
@@ -233,6 +239,7 @@ def page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "log": log_lines(game, user, names, me, title) if game.status != Game.Status.OPEN else [],
         "chat": ChatMessage.objects.filter(game=game).select_related("user").order_by("-id")[:50],
         "chat_form": ChatForm(),
+        "away_players": _away(seat_rows),
     }
     if view:
         deadlines_by_seat = _deadlines(doc)

@@ -11,10 +11,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games import services
-from games.errors import Conflict, GameError, json_error, watch_refused
+from games.errors import Conflict, GameError, NotFound, json_error, watch_refused
 from games.fairness import verify_export
 from games.models import Game
-from games.selectors import can_watch, game_export, replay_document
+from games.selectors import can_watch, game_export, replay_board, replay_document
 from games.views import error_reply, watch_refused_page
 
 
@@ -63,6 +63,23 @@ def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @require_GET
+def download(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The finished game's record (the API's export) as a file to save, not a page:
+    ``Content-Disposition: attachment`` with a name like ``<game slug>-table-12.json``.
+    409 before the end (the seed is still secret), refused as the game page refuses."""
+    game = get_object_or_404(Game, pk=game_id)
+    if not can_watch(game=game, user=request.user):
+        return _watch_refused(request, game, wants_json=True)
+    if game.status != Game.Status.FINISHED:
+        message = _("The seed is published when the game ends; this game has not finished.")
+        return json_error(Conflict(message, code="not_finished"))
+    response = JsonResponse(game_export(game=game), json_dumps_params={"indent": 1})
+    name = f"{game.title}-table-{game.pk}.json"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@require_GET
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     """The step-by-step replay of a finished game (public views only); 409 before the end."""
     game = get_object_or_404(Game, pk=game_id)
@@ -72,3 +89,22 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
         message = _("The replay is published when the game ends.")
         return json_error(Conflict(message, code="not_finished"))
     return JsonResponse(replay_document(game=game))
+
+
+@require_GET
+def replay_step_board(request: HttpRequest, game_id: int, step: int) -> HttpResponse:
+    """One replay step's board as an HTML fragment, for titles that draw it on the server
+    (``WebTitle.replay_board``): the public view of that step only. 404 for a step out of
+    range or a title whose script draws the board."""
+    game = get_object_or_404(Game, pk=game_id)
+    if not can_watch(game=game, user=request.user):
+        return _watch_refused(request, game, wants_json=True)
+    if game.status != Game.Status.FINISHED:
+        message = _("The replay is published when the game ends.")
+        return json_error(Conflict(message, code="not_finished"))
+    board = replay_board(game=game, step=step)
+    if board is None:
+        return json_error(NotFound(_("There is no such step."), code="no_such_step"))
+    response = HttpResponse(board)
+    response["Cache-Control"] = "private, max-age=3600"
+    return response

@@ -23,6 +23,7 @@ class Notification(models.Model):
         FINISHED = "finished", _("game finished")
         MISSED = "missed", _("a player missed a deadline")
         VACATION = "vacation", _("vacation day used")
+        INVITATION = "invitation", _("invitation to a table")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from games import rows
 from games.models import Game, Seat
-from notifications.tasks import send_finished_email
+from notifications.tasks import send_finished_email, send_invitation_email
 
 log = logging.getLogger(__name__)
 
@@ -70,3 +70,21 @@ def on_game_finished(sender: Any, *, game: Game, **kwargs: Any) -> None:
 
     if seat_ids:
         transaction.on_commit(queue, robust=True)
+
+
+def on_game_created(sender: Any, *, instance: Game, created: bool, **kwargs: Any) -> None:
+    """A new table (a rematch too): queue one mail per invitation, once committed (the
+    invitations are written after the table's row, in the same transaction)."""
+    if not created:
+        return
+    game_id = int(instance.pk)
+
+    def queue() -> None:
+        from games.models import Invitation
+
+        for invitation_id in Invitation.objects.filter(game_id=game_id).values_list(
+            "pk", flat=True
+        ):
+            send_invitation_email.delay(invitation_id)
+
+    transaction.on_commit(queue, robust=True)

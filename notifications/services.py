@@ -770,3 +770,58 @@ def vacation_mail_send(*, seat_id: int, deadline_iso: str) -> bool:
         seat=seat,
         version=game.version,
     )
+
+
+def invitation_mail_send(*, invitation_id: int) -> bool:
+    """Tell an invited player about the table (a rematch offer says so): who invited them,
+    the game, the players seated and a link to take the seat. Once per invitation; sent to
+    players whose e-mail setting is "each turn" or "daily digest" (never with "off"), and
+    only while the table is still open and the invitation unanswered."""
+    from games.models import Invitation
+
+    invitation = (
+        Invitation.objects.select_related("user", "game", "invited_by")
+        .filter(pk=invitation_id)
+        .first()
+    )
+    if invitation is None or not _wants_mail(invitation.user, digest_too=True):
+        return False
+    game = invitation.game
+
+    def build() -> Mail | None:
+        fresh = Invitation.objects.select_related("game").get(pk=invitation_id)
+        if fresh.game.status != Game.Status.OPEN or fresh.accepted_at or fresh.declined_at:
+            return None  # taken up, declined or the table moved on meanwhile
+        inviter = invitation.invited_by.shown_name if invitation.invited_by else ""
+        rematch = fresh.game.rematch_of_id is not None
+        if rematch:
+            subject = _("%(name)s offers a rematch of %(title)s") % {
+                "name": inviter,
+                "title": game_title(game),
+            }
+        else:
+            subject = _("%(name)s invites you to %(title)s") % {
+                "name": inviter,
+                "title": game_title(game),
+            }
+        return Mail(
+            subject=subject,
+            template="invitation",
+            context={
+                "title": game_title(game),
+                "inviter": inviter,
+                "rematch": rematch,
+                "players": [
+                    s.user.shown_name for s in Seat.objects.filter(game=game).select_related("user")
+                ],
+                "game_url": game_url(game),
+            },
+        )
+
+    return notification_send(
+        key=f"invitation:{invitation.pk}",
+        user=invitation.user,
+        kind="invitation",
+        build=build,
+        game=game,
+    )

@@ -83,6 +83,11 @@ def send_digests() -> int:
     return len(readers)
 
 
+@shared_task(name="notifications.tasks.send_invitation_email", **MAIL_TASK)
+def send_invitation_email(invitation_id: int) -> bool:
+    return services.invitation_mail_send(invitation_id=invitation_id)
+
+
 @shared_task(name="games.tasks_mail.send_vacation_email", **MAIL_TASK)
 def send_vacation_email(seat_id: int, deadline_iso: str) -> bool:
     return services.vacation_mail_send(seat_id=seat_id, deadline_iso=deadline_iso)

@@ -39,6 +39,18 @@ VACATION_DAYS_PER_DAY_PLAYED = 1 / 8
 #: ... and never hold more than this.
 VACATION_DAYS_MAX = 30.0
 
+#: Automatic vacation (a day spent when a deadline passes) applies only at tables whose
+#: starting time is at least this long. On a quicker clock a day of vacation would be many
+#: times the time a move gets and defeat the table's clock (a five-minute game waiting a
+#: day), so there a missed deadline goes straight to the table's timeout rule.
+AUTO_VACATION_MIN_CLOCK_SECONDS = 12 * HOUR
+
+
+def auto_vacation_applies(initial_seconds: float) -> bool:
+    """Whether a missed deadline at a table with this starting time may spend vacation."""
+    return initial_seconds >= AUTO_VACATION_MIN_CLOCK_SECONDS
+
+
 #: Shortest clock a table may have (quick games for tests and demos): one minute.
 MIN_INITIAL_SECONDS = 60
 #: Longest bank or cap a table may have.

@@ -89,7 +89,7 @@ def deadline_handle(*, claim: Claim, now: datetime, think_until: float | None = 
             seat.deadline = user.away_until
             seat.save(update_fields=["deadline"])
             return "away"
-        if person:
+        if person and arithmetic.auto_vacation_applies(game.clock_initial_seconds):
             locked_user = User.objects.select_for_update().get(pk=user.pk)
             spent = arithmetic.spend_vacation(
                 claim.deadline,
@@ -105,6 +105,7 @@ def deadline_handle(*, claim: Claim, now: datetime, think_until: float | None = 
                 log.info("seat %s of game %s: a vacation day used", seat.pk, game.pk)
                 _tell_vacation_used(seat.pk, spent.deadline)
                 return "vacation"
+        if person:
             seat.missed_deadlines += 1
         # The bank is used up, whatever the clock's history: the move (the bot's now, or
         # the player's later on a waiting table) leaves only the increment.

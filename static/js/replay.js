@@ -1,8 +1,11 @@
 /* Step-by-step replay of a finished game: fetches the public views after each move
  * (GET /games/<id>/replay.json) and draws them with the title's board renderer (the
  * ``render(view, client)`` and ``changed(prevView, view)`` of its entry in
- * window.TitleClients; a title without one gets the view as a list). Buttons, and the arrow
- * keys, Home and End, move through it. */
+ * window.TitleClients), or, when the document says ``"board": "server"``, with the board
+ * the title draws on the server for that step (GET /games/<id>/replay/<n>/board/, fetched
+ * once per step); a title with neither gets the view as a list. Beside the board: the
+ * step's facts (face-up cards, revealed bids, scores: WebTitle.replay_facts) and its log
+ * lines. Buttons, and the arrow keys, Home and End, move through it. */
 (function () {
   "use strict";
   function start() {
@@ -25,14 +28,42 @@
     var stepEl = document.getElementById("replay-step");
     var moveEl = document.getElementById("replay-move");
     var template = stepEl.getAttribute("data-template");
+    var factsEl = document.getElementById("replay-facts");
+    var logEl = document.getElementById("replay-log");
+    var boardUrl = panel.getAttribute("data-board-url") || "";
+    var serverBoard = false, boards = {};
     var steps = [], at = 0;
+
+    function fill(list, lines) {
+      if (!list) return;
+      list.innerHTML = "";
+      (lines || []).forEach(function (line) {
+        var li = document.createElement("li");
+        li.textContent = line;
+        list.appendChild(li);
+      });
+    }
+    function drawServer(n) {
+      if (boards[n] !== undefined) { boardEl.innerHTML = boards[n]; return; }
+      fetch(boardUrl.replace(/\/0\/board\/$/, "/" + n + "/board/"), { credentials: "same-origin" })
+        .then(function (r) { return r.ok ? r.text() : null; })
+        .then(function (html) {
+          if (html === null) return;
+          boards[n] = html;
+          if (at === n) boardEl.innerHTML = html;
+        })
+        .catch(function () {});
+    }
 
     function show(n) {
       if (!steps.length) return;
       var prev = steps[at];
       at = Math.max(0, Math.min(steps.length - 1, n));
-      boardEl.innerHTML = title.render(steps[at].view, client);
-      if (prev && prev !== steps[at] && title.changed) {
+      if (serverBoard) drawServer(at);
+      else boardEl.innerHTML = title.render(steps[at].view, client);
+      fill(factsEl, steps[at].facts);
+      fill(logEl, steps[at].log);
+      if (!serverBoard && prev && prev !== steps[at] && title.changed) {
         title.changed(prev.view, steps[at].view).forEach(function (c) {
           var el = boardEl.querySelector('[data-cell="' + c + '"]');
           if (el) el.classList.add("changed");
@@ -65,6 +96,7 @@
       .then(function (d) {
         if (!d || !d.steps || !d.steps.length) return;
         steps = d.steps;
+        serverBoard = d.board === "server" && !!boardUrl;
         at = steps.length - 1;
         show(at);
       })

@@ -43,7 +43,8 @@ def test_user_api_has_ratings_and_stats(client: Client, league: dict) -> None:
     assert data["username"] == "annie"
     rating = data["ratings"]["colorado-county"]
     assert set(rating) >= {"mu", "sigma", "rating", "games"}
-    assert rating["rating"] == pytest.approx(rating["mu"] - 3 * rating["sigma"])
+    # The shown rating: 1500 + 40 (mu - 3 sigma), a whole number (docs/accounts.md).
+    assert rating["rating"] == round(1500 + 40 * (rating["mu"] - 3 * rating["sigma"]))
     assert rating["games"] == 4
     assert rating["provisional"] is True
     assert data["stats"]["colorado-county"] == {
@@ -114,20 +115,21 @@ def test_new_player_profile_has_no_chart_yet(client: Client) -> None:
     assert "<svg viewBox" not in page
 
 
-def test_leaderboard_orders_by_shown_rating_and_marks_provisional(
+def test_leaderboard_ranks_settled_players_and_lists_bots_apart(
     client: Client, league: dict
 ) -> None:
     for _ in range(3):
         _finish([league["frank"], league["bot"]], [60, 40])
     page = client.get("/leaderboard/").content.decode()
     assert client.get("/leaderboard/colorado-county/").content.decode() == page
-    order = [page.index(f'href="/users/{name}/"') for name in ("frank", "annie", "bot-greedy")]
-    assert order == sorted(order)
-    # frank has 6 rated games now, annie 4: only annie is marked provisional.
-    frank_row = page[order[0] : order[1]]
-    annie_row = page[order[1] : order[2]]
-    assert "provisional-mark" not in frank_row
-    assert "provisional-mark" in annie_row
+    # frank has 6 rated games now and is ranked; annie, with 4, is still provisional: not
+    # ranked but counted (issue 15); the bot comes after, in its own table.
+    players = page[page.index('id="leaderboard-players"') : page.index('id="leaderboard-bots"')]
+    assert 'href="/users/frank/"' in players
+    assert 'href="/users/annie/"' not in players
+    assert 'href="/users/bot-greedy/"' not in players
+    assert 'href="/users/bot-greedy/"' in page[page.index('id="leaderboard-bots"') :]
+    assert "provisional rating is not ranked yet" in page
     assert client.get("/leaderboard/chess/").status_code == 404
 
 

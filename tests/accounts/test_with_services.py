@@ -153,6 +153,7 @@ def test_finished_game_page_offers_the_fairness_check_and_shows_rating_changes(
     client.force_login(alice)
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert f'href="/games/{game.pk}/verify/"' in page
-    assert f'href="/api/games/{game.pk}/export"' in page
+    # The move log downloads as a file (issue 15), the API's export behind it.
+    assert f'href="/games/{game.pk}/download/" download' in page
     assert "Rating changes" in page
     assert f'href="/users/{alice.username}/"' in page

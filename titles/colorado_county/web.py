@@ -73,6 +73,32 @@ class ColoradoCountyWeb(WebTitle):
         maker = NEEDED.get(str(phase or ""))
         return maker() if maker else None
 
+    def replay_facts(self, view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+        """A replay step's public facts: the round, the face-up cards, the bids the last
+        reveal showed (public from that reveal on), the scores."""
+        facts = [_("Round %(r)s of %(n)s") % {"r": view.get("round"), "n": ROUNDS}]
+        cards = [c for c in view.get("face_up") or () if c]
+        if cards:
+            facts.append(
+                _("Face-up cards: %(cards)s")
+                % {"cards": "; ".join(log_words.card_words(c) for c in cards)}
+            )
+        bids = view.get("last_bids") or {}
+        if isinstance(bids, dict) and bids:
+            shown = []
+            for seat, cowboys in sorted(bids.items(), key=lambda kv: int(kv[0])):
+                who = names[int(seat)] if int(seat) < len(names) else str(int(seat) + 1)
+                shown.append(
+                    _("%(who)s %(cowboys)s")
+                    % {
+                        "who": who,
+                        "cowboys": log_words.numbers(cowboys) if cowboys else _("nothing"),
+                    }
+                )
+            facts.append(_("Bids revealed: %(bids)s") % {"bids": "; ".join(shown)})
+        facts.extend(super().replay_facts(view, names))
+        return facts
+
     def status_line(self, view: Mapping[str, Any] | None) -> str:
         if not view:
             return super().status_line(view)

@@ -90,6 +90,28 @@ class LaConquistaWeb(WebTitle):
             return _("do your business in town, then roll to travel")
         return None
 
+    def replay_board(self, view: Mapping[str, Any], names: Sequence[str]) -> SafeString | None:
+        """The replay draws each step's map on the server (the page has no script for
+        it): the pawns and the last roll of the step's public view."""
+        return board_svg.render_board(view, names)
+
+    def replay_facts(self, view: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+        """A replay step's public facts: the round, and where each player is with their
+        money (the public view shows both; hands stay out)."""
+        facts = [self.status_line(view)]
+        for p in view.get("players") or ():
+            if not isinstance(p, Mapping):
+                continue
+            facts.append(
+                _("%(who)s in %(city)s, %(money)s $")
+                % {
+                    "who": log_words.seat_name(p.get("seat"), names),
+                    "city": log_words.city_name(p.get("city")),
+                    "money": p.get("money", 0),
+                }
+            )
+        return facts
+
     def status_line(self, view: Mapping[str, Any] | None) -> str:
         if not view:
             return super().status_line(view)

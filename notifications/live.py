@@ -1,0 +1,142 @@
+"""Live nudges for the lobby and the header's inbox count (``notifications.consumers``).
+
+What changes a lobby or an inbox: a table opened, a seat taken or given up, a table that
+starts, ends or is aborted, an invitation, a move that changes who is due. Receivers of
+Django's and the games' signals queue, on commit, one small message to the channel layer:
+
+* ``lobby``: ``{"type": "lobby.changed"}`` to every lobby socket; each page then fetches
+  the open tables it may see (``/games/open-tables/``), so an invitation-only table never
+  crosses a socket it does not belong to;
+* ``inbox-<user id>``: ``{"type": "inbox.changed"}`` to each socket of that user, which
+  reads the user's count again (``games.selectors_inbox.inbox_count``).
+
+A nudge lost with the channel layer costs nothing lasting: the sockets also re-read every
+``LIVE_POLL_SECONDS`` and the pages are right on every load.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.db import transaction
+
+from colorado.realtime import group_send
+
+log = logging.getLogger(__name__)
+
+LOBBY_GROUP = "lobby"
+
+
+def inbox_group(user_id: int) -> str:
+    return f"inbox-{int(user_id)}"
+
+
+def _send(groups: list[str], message: dict[str, Any]) -> None:
+    for group in groups:
+        try:
+            group_send(group, message)
+        except Exception as exc:  # committed already; the sockets' poll catches up
+            log.warning("live nudge to %s failed: %s", group, exc)
+
+
+def nudge_lobby() -> None:
+    """On commit, tell every lobby socket that the open tables changed."""
+    transaction.on_commit(lambda: _send([LOBBY_GROUP], {"type": "lobby.changed"}), robust=True)
+
+
+def nudge_inbox(user_ids: set[int] | list[int]) -> None:
+    """On commit, tell these users' sockets that their inbox may have changed."""
+    groups = [inbox_group(uid) for uid in sorted(set(user_ids))]
+    if groups:
+        transaction.on_commit(lambda: _send(groups, {"type": "inbox.changed"}), robust=True)
+
+
+def _people_at(game_id: int) -> set[int]:
+    from games.models import Invitation, Seat
+
+    seated = Seat.objects.filter(game_id=game_id, bot_kind="").values_list("user_id", flat=True)
+    invited = Invitation.objects.filter(game_id=game_id).values_list("user_id", flat=True)
+    return set(seated) | set(invited)
+
+
+def _game_and_people_later(game_id: int, *, open_table: bool) -> None:
+    """On commit: nudge the lobby (when an open table changed) and the inbox of everyone
+    seated at or invited to the game (read after the commit, so the invitations written
+    after the table's row are there)."""
+
+    def later() -> None:
+        groups = [inbox_group(uid) for uid in sorted(_people_at(game_id))]
+        if open_table:
+            groups.append(LOBBY_GROUP)
+        for group in groups:
+            kind = "lobby.changed" if group == LOBBY_GROUP else "inbox.changed"
+            _send([group], {"type": kind})
+
+    transaction.on_commit(later, robust=True)
+
+
+def on_game_saved(sender: Any, *, instance: Any, created: bool, **kwargs: Any) -> None:
+    """A table opened, or its status changed (started, aborted); moves write the row with
+    plain SQL and come through ``on_game_advanced`` instead."""
+    fields = kwargs.get("update_fields")
+    if not created and (fields is None or "status" not in fields):
+        return
+    _game_and_people_later(int(instance.pk), open_table=True)
+
+
+def on_seat_changed(sender: Any, *, instance: Any, **kwargs: Any) -> None:
+    """A seat taken (created) or given up (deleted) at an open table; also tells the sockets
+    of the table's own page (the game socket's ``game.update`` with ``refresh``: the
+    version of an open table stays 0)."""
+    if kwargs.get("created") is False:
+        return
+    game_id = int(instance.game_id)
+
+    def later() -> None:
+        from games.models import Game
+        from games.services import group_name
+
+        status = Game.objects.filter(pk=game_id).values_list("status", flat=True).first()
+        if status == Game.Status.OPEN:
+            _send(
+                [group_name(game_id)],
+                {"type": "game.update", "game_id": game_id, "version": 0, "refresh": True},
+            )
+
+    transaction.on_commit(later, robust=True)
+    _game_and_people_later(game_id, open_table=True)
+
+
+def on_game_advanced(
+    sender: Any,
+    *,
+    game: Any,
+    move: Any,
+    previous_to_act: frozenset[int],
+    to_act: frozenset[int],
+    **kwargs: Any,
+) -> None:
+    """Who is due changed: the inbox count of the people whose seats came in or left."""
+    changed = set(previous_to_act) ^ set(to_act)
+    if move is not None and move.seat in to_act:
+        changed.add(move.seat)
+    if not changed:
+        return
+    seats = getattr(game, "_locked_seats", None)
+    if seats is not None:
+        users = {s.user_id for s in seats if s.seat in changed and not s.bot_kind}
+    else:
+        from games.models import Seat
+
+        users = set(
+            Seat.objects.filter(game=game, seat__in=changed, bot_kind="").values_list(
+                "user_id", flat=True
+            )
+        )
+    nudge_inbox(users)
+
+
+def on_game_finished(sender: Any, *, game: Any, **kwargs: Any) -> None:
+    """A finished game leaves its players' inboxes."""
+    _game_and_people_later(int(game.pk), open_table=False)
