@@ -30,8 +30,11 @@ def seat_bots(names: Sequence[str], players: int, game_index: int) -> list[str]:
 
 
 def next_move(rules: Rules, state: Any, seat: int, bot: Bot, rng: random.Random) -> Any:
-    """Ask ``bot`` for ``seat``'s action, giving it only that seat's view and actions."""
-    return bot.choose(rules, rules.view(state, seat), rules.legal_actions(state, seat), rng)
+    """Ask ``bot`` for ``seat``'s action, giving it only that seat's view and actions. A bot
+    whose ``reads_view`` attribute is False (the random bots) gets an empty view instead:
+    building views was most of the time of a random playout (issue 16)."""
+    view = rules.view(state, seat) if getattr(bot, "reads_view", True) else {}
+    return bot.choose(rules, view, rules.legal_actions(state, seat), rng)
 
 
 def play_game(

@@ -7,6 +7,7 @@ seed are never in a view.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 from . import board, rules, sales
@@ -15,13 +16,39 @@ from .scoring import rank_masks
 from .state import State
 
 NAMES = board.CELL_NAMES
-# Prototypes of the most frequent actions; legal_actions returns fresh copies (values are
-# strings, so a shallow copy is a full copy), which is faster than building each literal.
-_FLAG_ACTIONS = tuple(
+Action = dict[str, Any]
+# Every action legal_actions can list is built once here (claims on first use) and the same
+# dict is returned each time: building hundreds of flag actions per call dominated random
+# playouts (issue 16). Callers treat listed actions as read-only (a bot that returns one
+# returns a copy).
+_FLAG_ACTIONS: tuple[tuple[Action, ...], ...] = tuple(
     tuple({"type": "place_flag", "colour": colour, "cell": name} for name in NAMES)
     for colour in COLOURS
 )
-_SELL_ACTIONS = tuple({"type": "sell", "cell": name} for name in NAMES)
+_SELL_ACTIONS: tuple[Action, ...] = tuple({"type": "sell", "cell": name} for name in NAMES)
+_COWBOY_ACTIONS: dict[str, tuple[Action, ...]] = {
+    kind: tuple({"type": kind, "cowboys": [c]} for c in range(DATA.cowboys + 1))
+    for kind in ("bid", "sale_bid")
+}
+_EMPTY_BID: Action = {"type": "bid", "cowboys": []}
+_PAY_ACTIONS: tuple[Action, ...] = tuple(
+    {"type": "sale_pay", "cowboy": c} for c in range(DATA.cowboys + 1)
+)
+_INTEREST_ACTIONS: tuple[Action, ...] = (
+    {"type": "sale_interest", "interested": True},
+    {"type": "sale_interest", "interested": False},
+)
+# (card, flag) -> the claim actions of that card on that flag, one per possible second
+# cell (or the one without a second cell) with the cells' bits
+_CLAIMS: dict[tuple[int, int], tuple[tuple[int, Action], ...]] = {}
+_NO_SECOND: dict[tuple[int, int], Action] = {}
+
+
+def _picked(protos: tuple[Action, ...], idx: list[int]) -> list[Action]:
+    """``[protos[i] for i in idx]``, done in C."""
+    if len(idx) > 1:
+        return list(itemgetter(*idx)(protos))
+    return [protos[i] for i in idx]
 
 
 def to_act(s: State) -> frozenset[int]:
@@ -41,77 +68,87 @@ def to_act(s: State) -> frozenset[int]:
     return frozenset(s.claim_order[:1])
 
 
-def cowboy_actions(kind: str, mask: int, empty: bool) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = [{"type": kind, "cowboys": []}] if empty else []
-    out += [{"type": kind, "cowboys": [c]} for c in board.bits(mask)]
+def cowboy_actions(kind: str, mask: int, empty: bool) -> list[Action]:
+    out = _picked(_COWBOY_ACTIONS[kind], board.bits(mask))
+    if empty:
+        out.insert(0, _EMPTY_BID)
     return out
 
 
-def legal_actions(s: State, seat: int) -> list[dict[str, Any]]:
+def legal_actions(s: State, seat: int) -> list[Action]:
     """Every legal action of ``seat``. For a bid or a sale bid any subset (non-empty for a
     sale bid) of the allowed cowboys is legal; only the empty bid and single cowboys are
-    listed. ``sell`` actions are included whenever CC-9 lets the seat sell."""
+    listed. ``sell`` actions are included whenever CC-9 lets the seat sell, always after
+    the others. The dicts are shared between calls: treat them as read-only."""
     if s.phase == "over" or type(seat) is not int or not 0 <= seat < s.n:
         return []
     sale = s.sale
     if sale is not None:
         if sale.stage == "interest":
             if seat in sale.asked:
-                return [
-                    {"type": "sale_interest", "interested": True},
-                    {"type": "sale_interest", "interested": False},
-                ]
+                return list(_INTEREST_ACTIONS)
         elif sale.stage == "bid":
             if seat in sale.interested():
                 return cowboy_actions("sale_bid", rules.uncommitted(s, seat), empty=False)
         elif seat == sale.buyer:
-            return [
-                {"type": "sale_pay", "cowboy": c} for c in board.bits(rules.uncommitted(s, seat))
-            ]
+            return _picked(_PAY_ACTIONS, board.bits(rules.uncommitted(s, seat)))
         return []
-    out: list[dict[str, Any]] = []
+    out: list[Action]
     phase = s.phase
     if phase == "flags":
+        out = []
         if seat == s.flag_turn:
             cells = board.bits(rules.flag_cells(s))
             hand = s.flag_hands[seat]
             for colour in range(4):
                 if hand[colour]:
-                    protos = _FLAG_ACTIONS[colour]
-                    out += [protos[c].copy() for c in cells]
+                    out += _picked(_FLAG_ACTIONS[colour], cells)
     elif phase == "bid":
-        if s.hands[seat]:
-            out = cowboy_actions("bid", s.hands[seat], empty=True)
+        hand_mask = s.hands[seat]
+        out = cowboy_actions("bid", hand_mask, empty=True) if hand_mask else []
     elif s.claim_order and s.claim_order[0] == seat:
         out = claim_actions(s)
+    else:
+        out = []
+    markers = s.markers[seat]
     if (
-        s.stack
+        markers
+        and s.stack
         and s.sale_cards[seat] > 0
         and s.sales_round[seat] < DATA.sales_per_round
-        and s.markers[seat]
     ):
-        out += [_SELL_ACTIONS[c].copy() for c in board.bits(s.markers[seat])]
+        out += _picked(_SELL_ACTIONS, board.bits(markers))
     return out
 
 
-def claim_actions(s: State) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
+def _claim_protos(card: int, flag: int) -> tuple[tuple[int, Action], ...]:
+    info = CARDS[card]
+    fname = NAMES[flag]
+    _NO_SECOND[card, flag] = {"type": "claim", "card": info.id, "flag": fname, "second": None}
+    protos: tuple[tuple[int, Action], ...] = ()
+    if info.offset is not None:
+        dx, dy = info.offset
+        protos = tuple(
+            (1 << t, {"type": "claim", "card": info.id, "flag": fname, "second": NAMES[t]})
+            for t in board.targets(flag, dx, dy)
+        )
+    _CLAIMS[card, flag] = protos
+    return protos
+
+
+def claim_actions(s: State) -> list[Action]:
+    out: list[Action] = []
     free = rules.free_land(s)
+    flags = s.flags
     for card in s.face_up:
-        info = CARDS[card]
-        for flag in board.bits(s.flags[info.colour_index]):
-            seconds: list[str | None]
-            if info.offset is None:
-                seconds = [None]
-            else:
-                dx, dy = info.offset
-                seconds = [NAMES[t] for t in board.targets(flag, dx, dy) if free >> t & 1]
-                if not seconds:
-                    seconds = [None]
-            fname = NAMES[flag]
-            out.extend(
-                {"type": "claim", "card": info.id, "flag": fname, "second": sc} for sc in seconds
-            )
+        for flag in board.bits(flags[CARDS[card].colour_index]):
+            protos = _CLAIMS.get((card, flag))
+            if protos is None:
+                protos = _claim_protos(card, flag)
+            n = len(out)
+            out += [a for bit, a in protos if free & bit]
+            if len(out) == n:
+                out.append(_NO_SECOND[card, flag])
     return out
 
 
