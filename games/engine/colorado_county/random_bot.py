@@ -43,11 +43,11 @@ class ColoradoCountyRandomBot:
         legal_actions: list[Action],
         rng: random.Random,
     ) -> Action:
-        k = len(legal_actions)
+        n = k = len(legal_actions)
         while k and legal_actions[k - 1]["type"] == "sell":
             k -= 1
-        others = legal_actions[:k]
-        if k < len(legal_actions) and (not others or rng.random() < SELL_CHANCE):
+        others = legal_actions if k == n else legal_actions[:k]
+        if k < n and (not others or rng.random() < SELL_CHANCE):
             return dict(rng.choice(legal_actions[k:]))
         action = rng.choice(others)
         kind = action["type"]

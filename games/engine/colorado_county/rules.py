@@ -39,12 +39,11 @@ def cowboy_list(mask: int) -> list[int]:
 
 
 def card_json(idx: int) -> dict[str, Any]:
-    c = CARDS[idx]
-    return {
-        "id": c.id,
-        "colour": c.colour,
-        "offset": list(c.offset) if c.offset else None,
-    }
+    cid, colour, offset = _CARD_FIELDS[idx]
+    return {"id": cid, "colour": colour, "offset": list(offset) if offset else None}
+
+
+_CARD_FIELDS = tuple((c.id, c.colour, c.offset) for c in CARDS)
 
 
 # --- randomness -----------------------------------------------------------------------
@@ -201,7 +200,8 @@ def all_flags(s: State) -> int:
 
 
 def free_land(s: State) -> int:
-    occupied = all_flags(s)
+    f = s.flags
+    occupied = f[0] | f[1] | f[2] | f[3]
     for m in s.markers:
         occupied |= m
     return s.layout.land & ~occupied
@@ -212,14 +212,16 @@ def flag_cells(s: State, free: int = -1) -> int:
     free land if there is no such cell (CC-4.3). ``free`` may pass ``free_land(s)``."""
     if free < 0:
         free = free_land(s)
-    ok = free & ~board.grow(all_flags(s))
+    f = s.flags
+    ok = free & ~board.grow(f[0] | f[1] | f[2] | f[3])
     return ok or free
 
 
 def put_flag(s: State, seat: int, colour: int, cell: int, ev: list[Event], random: bool) -> None:
-    hand = s.flag_hands[seat]
     hands = list(s.flag_hands)
-    hands[seat] = replace_at(hand, colour, hand[colour] - 1)
+    hand = list(hands[seat])
+    hand[colour] -= 1
+    hands[seat] = tuple(hand)
     s.flag_hands = tuple(hands)
     if cell >= 0:
         s.flags[colour] |= 1 << cell
@@ -244,8 +246,9 @@ def advance_flags(s: State, ev: list[Event], first: bool = False) -> None:
     """Pass the flag turn clockwise to the next seat holding a stone; start the first turn
     when all are placed. Stones with no free land cell at all are set aside (CC-4.3)."""
     seats = s.seats_from(s.flag_turn if first else (s.flag_turn + 1) % s.n)
+    flag_hands = s.flag_hands
     for seat in seats:
-        if any(s.flag_hands[seat]):
+        if any(flag_hands[seat]):
             s.flag_turn = seat
             if not free_land(s):
                 colour = next(c for c in range(4) if s.flag_hands[seat][c])

@@ -7,11 +7,13 @@ seed are never in a view.
 
 from __future__ import annotations
 
+from itertools import compress
 from operator import itemgetter
 from typing import Any
 
 from . import board, rules, sales
 from .data import CARDS, COLOURS, DATA, LAKE_VALUES
+from .rules import CARD_COLOUR
 from .scoring import rank_masks
 from .state import State
 
@@ -42,6 +44,11 @@ _INTEREST_ACTIONS: tuple[Action, ...] = (
 # cell (or the one without a second cell) with the cells' bits
 _CLAIMS: dict[tuple[int, int], tuple[tuple[int, Action], ...]] = {}
 _NO_SECOND: dict[tuple[int, int], Action] = {}
+# a seat's markers -> its sell actions (markers change only on claims and sales)
+_SELLS: dict[int, tuple[Action, ...]] = {}
+
+
+_SELECTOR = bytes.maketrans(b"01", b"\x00\x01")
 
 
 def _picked(protos: tuple[Action, ...], idx: list[int]) -> list[Action]:
@@ -51,9 +58,13 @@ def _picked(protos: tuple[Action, ...], idx: list[int]) -> list[Action]:
     return [protos[i] for i in idx]
 
 
+_ONE_SEAT: tuple[frozenset[int], ...] = tuple(frozenset((seat,)) for seat in range(4))
+_NO_SEAT: frozenset[int] = frozenset()
+
+
 def to_act(s: State) -> frozenset[int]:
     if s.phase == "over":
-        return frozenset()
+        return _NO_SEAT
     sale = s.sale
     if sale is not None:
         if sale.stage == "interest":
@@ -61,17 +72,19 @@ def to_act(s: State) -> frozenset[int]:
         if sale.stage == "bid":
             return frozenset(o for o in sale.interested() if sale.sale_bids[o] is None)
         return frozenset((sale.buyer,))
-    if s.phase == "flags":
-        return frozenset((s.flag_turn,))
-    if s.phase == "bid":
-        return frozenset(o for o in range(s.n) if s.bids[o] is None)
-    return frozenset(s.claim_order[:1])
+    phase = s.phase
+    if phase == "flags":
+        turn = s.flag_turn
+        return _ONE_SEAT[turn] if 0 <= turn < 4 else frozenset((turn,))
+    if phase == "bid":
+        bids = s.bids
+        return frozenset([o for o in range(s.n) if bids[o] is None])
+    return _ONE_SEAT[s.claim_order[0]] if s.claim_order else _NO_SEAT
 
 
 def cowboy_actions(kind: str, mask: int, empty: bool) -> list[Action]:
-    out = _picked(_COWBOY_ACTIONS[kind], board.bits(mask))
-    if empty:
-        out.insert(0, _EMPTY_BID)
+    out = [_EMPTY_BID] if empty else []
+    out += compress(_COWBOY_ACTIONS[kind], bin(mask)[:1:-1].encode().translate(_SELECTOR))
     return out
 
 
@@ -98,11 +111,12 @@ def legal_actions(s: State, seat: int) -> list[Action]:
     if phase == "flags":
         out = []
         if seat == s.flag_turn:
-            cells = board.bits(rules.flag_cells(s))
+            # the cells as one selector byte each (bit order), so compress picks in C
+            chosen = bin(rules.flag_cells(s))[:1:-1].encode().translate(_SELECTOR)
             hand = s.flag_hands[seat]
             for colour in range(4):
                 if hand[colour]:
-                    out += _picked(_FLAG_ACTIONS[colour], cells)
+                    out += compress(_FLAG_ACTIONS[colour], chosen)
     elif phase == "bid":
         hand_mask = s.hands[seat]
         out = cowboy_actions("bid", hand_mask, empty=True) if hand_mask else []
@@ -117,7 +131,12 @@ def legal_actions(s: State, seat: int) -> list[Action]:
         and s.sale_cards[seat] > 0
         and s.sales_round[seat] < DATA.sales_per_round
     ):
-        out += _picked(_SELL_ACTIONS, board.bits(markers))
+        sells = _SELLS.get(markers)
+        if sells is None:
+            if len(_SELLS) >= 4096:
+                _SELLS.clear()
+            sells = _SELLS[markers] = tuple(_picked(_SELL_ACTIONS, board.bits(markers)))
+        out += sells
     return out
 
 
@@ -141,14 +160,18 @@ def claim_actions(s: State) -> list[Action]:
     free = rules.free_land(s)
     flags = s.flags
     for card in s.face_up:
-        for flag in board.bits(flags[CARDS[card].colour_index]):
-            protos = _CLAIMS.get((card, flag))
+        for flag in board.bits(flags[CARD_COLOUR[card]]):
+            key = card, flag
+            protos = _CLAIMS.get(key)
             if protos is None:
                 protos = _claim_protos(card, flag)
-            n = len(out)
-            out += [a for bit, a in protos if free & bit]
-            if len(out) == n:
-                out.append(_NO_SECOND[card, flag])
+            found = False
+            for bit, a in protos:
+                if free & bit:
+                    out.append(a)
+                    found = True
+            if not found:
+                out.append(_NO_SECOND[key])
     return out
 
 
