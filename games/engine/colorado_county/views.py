@@ -7,6 +7,7 @@ seed are never in a view.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import compress
 from operator import itemgetter
 from typing import Any
@@ -175,6 +176,25 @@ def claim_actions(s: State) -> list[Action]:
     return out
 
 
+LakeNames = tuple[tuple[str, int, tuple[str, ...], tuple[str, ...]], ...]
+
+
+@lru_cache(maxsize=256)
+def _layout_names(lay: board.Layout) -> tuple[LakeNames, tuple[str, ...]]:
+    """The names a view shows for one lake layout: per lake (id, value, cells, shore), and
+    the border cells; the view copies them into fresh lists."""
+    lakes = tuple(
+        (
+            lid,
+            LAKE_VALUES[lid],
+            tuple(NAMES[c] for c in cells),
+            tuple(NAMES[c] for c in board.bits(shore)),
+        )
+        for (lid, cells), shore in zip(lay.lakes, lay.shores, strict=True)
+    )
+    return lakes, tuple(NAMES[c] for c in board.bits(lay.border))
+
+
 def view(s: State, seat: int | None) -> dict[str, Any]:
     if seat is not None and (
         isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s.n
@@ -187,15 +207,16 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
     for colour, mask in enumerate(s.flags):
         for c in board.bits(mask):
             cells[NAMES[c]] = {"flag": COLOURS[colour]}
+    static = _layout_names(s.layout)
     lakes = [
         {
             "id": lid,
-            "value": LAKE_VALUES[lid],
-            "cells": [NAMES[c] for c in lcells],
+            "value": value,
+            "cells": list(lcells),
             "owner": None if owner < 0 else owner,
-            "shore": [NAMES[c] for c in board.bits(shore)],
+            "shore": list(shore),
         }
-        for (lid, lcells), owner, shore in zip(s.lakes, s.lake_owners, s.layout.shores, strict=True)
+        for (lid, value, lcells, shore), owner in zip(static[0], s.lake_owners, strict=True)
     ]
     bidding = s.phase == "bid"
     players = [
@@ -238,7 +259,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "board": {
             "cells": cells,
             "lakes": lakes,
-            "border": [NAMES[c] for c in board.bits(s.layout.border)],
+            "border": list(static[1]),
         },
         "players": players,
         "last_bids": last_bids,
