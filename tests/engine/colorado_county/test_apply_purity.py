@@ -46,3 +46,25 @@ def test_apply_leaves_the_given_state_as_it_was(n: int, seed: int, options: dict
     # states kept from earlier in the game are still intact at its end
     for old, before in history[:: max(1, len(history) // 10)]:
         assert snapshot(old, n) == before
+
+
+def test_a_chosen_action_is_the_callers_to_change() -> None:
+    """Listed actions are shared between calls; the bots return copies, so a caller that
+    edits the action it got (e.g. adds a field before storing it) changes no later list."""
+    import random
+
+    from games.engine.bots import get_bot
+
+    for name in ("random", "greedy"):
+        bot = get_bot("colorado-county", name)
+        s = G.setup(4, f"copies-{name}")
+        rnd = random.Random(name)  # noqa: S311
+        for _ in range(120):
+            seat = min(G.to_act(s))
+            legal = G.legal_actions(s, seat)
+            before = [dict(a) for a in legal]
+            action = bot.choose(G, G.view(s, seat), legal, rnd)
+            s, _ = G.apply(s, seat, action)
+            action["type"] = "edited"
+            assert G.legal_actions(G.load(G.dump(s)), seat) == G.legal_actions(s, seat)
+            assert legal == before
