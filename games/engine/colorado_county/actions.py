@@ -57,14 +57,16 @@ def parse_cowboy(value: Any) -> int:
 
 
 def parse_cowboys(value: Any) -> int:
-    if not isinstance(value, list | tuple):
+    if not isinstance(value, (list, tuple)):  # a tuple, not list | tuple: no union per call
         fail("bad_action", "Cowboys must be a list of cowboy numbers.")
-    if len(value) > DATA.cowboys:
+    top = DATA.cowboys
+    if len(value) > top:
         fail("bad_action", "That list has more cowboys than the game has.")
     mask = 0
-    for v in value:
-        c = parse_cowboy(v)
-        if not 1 <= c <= DATA.cowboys:
+    for c in value:
+        if type(c) is not int:
+            c = parse_cowboy(c)
+        if not 1 <= c <= top:
             fail("cowboy_not_held", f"There is no cowboy number {c}.")
         if mask >> c & 1:
             fail("duplicate_cowboy", f"Cowboy {c} is listed twice.")
