@@ -2,6 +2,14 @@
 
     python bench/engine.py                 # defaults finish in well under a minute
     python bench/engine.py --games 500 --greedy-games 20
+    python bench/engine.py --compare /work/wt/engine-old   # old tree vs this one, ratio
+
+``--compare OLD`` times, in one run, the engine of another checkout (e.g. a ``git worktree``
+of an older commit) against this one: ``simulate`` with four ``random`` bots, exactly as
+``python -m games.engine simulate --players 4 --bots random,random,random,random`` plays
+(view, legal actions, bot and ``apply`` at every step), and the uniform playouts below
+(legal actions and ``apply`` only). Each tree runs in its own subprocess, alternately,
+``--rounds`` times; the best round of each counts (the least disturbed by other load).
 
 Random playouts use a cheap uniform chooser over ``legal_actions`` (generated every step,
 and counted in the games per second): bids are a random subset of the listed cowboys,
@@ -108,6 +116,78 @@ def p99(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
 
 
+def worker(games: int, seed: int) -> dict[str, float]:
+    """One measuring round in this process (``--root`` is on ``sys.path``)."""
+    from games.engine import get_rules
+    from games.engine.__main__ import simulate
+
+    wall, cpu = time.perf_counter(), time.process_time()
+    summary = simulate("colorado-county", 4, games, ["random"] * 4, f"cmp-{seed}")
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    r = random_playouts(get_rules("colorado-county"), 4, games, seed)
+    return {
+        "engine": str(sys.modules["games.engine"].__file__),
+        "simulate_gps": games / wall,
+        "simulate_cpu_gps": games / cpu,
+        "simulate_actions": summary["actions_per_game"],
+        "uniform_gps": r["games_per_second"],
+        "uniform_cpu_gps": r["games_per_cpu_second"],
+        "uniform_apply_us": r["apply_us"],
+    }
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def compare(old: Path, games: int, rounds: int, seed: int) -> int:
+    import json
+    import subprocess
+
+    trees = {"old": old.resolve(), "new": ROOT}
+    best: dict[str, dict[str, float]] = {}
+    for i in range(rounds):
+        for name, root in trees.items():
+            args = ["--worker", "--root", str(root), "--games", str(games), "--seed", str(seed + i)]
+            out = subprocess.run(  # noqa: S603 (our own interpreter and script)
+                [sys.executable, __file__, *args],
+                check=True,
+                capture_output=True,
+                text=True,
+                cwd=root,
+            ).stdout
+            got = json.loads(out)
+            mine = best.setdefault(name, dict(got))
+            if not got.pop("engine").startswith(str(root)):
+                raise RuntimeError(f"the {name} worker did not import the engine of {root}")
+            for key, value in got.items():
+                if key.endswith("_gps"):
+                    mine[key] = max(mine[key], value)
+    print(
+        f"machine: {platform.machine()} ({platform.system()}), {cpu_model()}, "
+        f"Python {platform.python_version()}; {games} 4-player games x {rounds} rounds per tree"
+    )
+    for name, root in trees.items():
+        print(f"  {name}: {root}")
+    rows = (
+        ("simulate, 4 random bots (games/s)", "simulate_gps"),
+        ("  same, per CPU second", "simulate_cpu_gps"),
+        ("uniform legal+apply playouts (games/s)", "uniform_gps"),
+        ("  same, per CPU second", "uniform_cpu_gps"),
+    )
+    print(f"  {'':42s} {'old':>9s} {'new':>9s} {'ratio':>7s}")
+    for label, key in rows:
+        o, n = best["old"][key], best["new"][key]
+        print(f"  {label:42s} {o:9.1f} {n:9.1f} {n / o:6.2f}x")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="random games per player count")
@@ -115,9 +195,21 @@ def main() -> int:
         "--greedy-games", type=int, default=6, help="greedy-vs-greedy games per player count"
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--compare", type=Path, metavar="OLD_TREE", help="old checkout to time")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds per tree (--compare)")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--root", type=Path, default=ROOT, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
+    if args.compare is not None:
+        return compare(args.compare, args.games, args.rounds, args.seed)
+    root = str(args.root.resolve())
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    if args.worker:
+        import json
+
+        print(json.dumps(worker(args.games, args.seed)))
+        return 0
     from games.engine import get_rules
 
     game = get_rules("colorado-county")

@@ -116,7 +116,10 @@ def get_bot(
 def choose_action(bot: Bot, rules: Rules, state: Any, seat: int, rng: random.Random) -> Action:
     """``bot``'s action for ``seat`` in ``state`` (the seat must be to act): a ``StateBot``
     gets the state (it sees hidden parts only through ``determinise``); any other bot gets
-    the seat's view and legal actions only."""
+    the seat's view and legal actions only. A bot whose ``reads_view`` attribute is False
+    (the random bots) gets an empty view: building views was most of the time of a random
+    playout (issue 16)."""
     if isinstance(bot, StateBot):
         return bot.choose_state(rules, state, seat, rng)
-    return bot.choose(rules, rules.view(state, seat), rules.legal_actions(state, seat), rng)
+    view = rules.view(state, seat) if getattr(bot, "reads_view", True) else {}
+    return bot.choose(rules, view, rules.legal_actions(state, seat), rng)

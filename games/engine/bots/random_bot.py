@@ -15,6 +15,7 @@ Action = dict[str, Any]
 
 class RandomBot:
     name = "random"
+    reads_view = False  # ``simulate`` passes an empty view
 
     def choose(
         self,

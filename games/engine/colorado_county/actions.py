@@ -27,6 +27,11 @@ FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "sale_bid": (frozenset({"cowboys"}), frozenset()),
     "sale_pay": (frozenset({"cowboy"}), frozenset()),
 }
+# type -> every allowed key set (with "type"), for the quick check of a well-formed action
+KEY_SETS: dict[str, tuple[frozenset[str], ...]] = {
+    kind: (req | {"type"},) + ((req | opt | {"type"},) if opt else ())
+    for kind, (req, opt) in FIELDS.items()
+}
 SALE_TYPES = frozenset({"sale_interest", "sale_bid", "sale_pay"})
 BASE_PHASE = {"place_flag": "flags", "bid": "bid", "claim": "claim"}
 PHASE_WORDS = {"flags": "flag placement", "bid": "bidding", "claim": "claiming"}
@@ -52,14 +57,16 @@ def parse_cowboy(value: Any) -> int:
 
 
 def parse_cowboys(value: Any) -> int:
-    if not isinstance(value, list | tuple):
+    if not isinstance(value, (list, tuple)):  # a tuple, not list | tuple: no union per call
         fail("bad_action", "Cowboys must be a list of cowboy numbers.")
-    if len(value) > DATA.cowboys:
+    top = DATA.cowboys
+    if len(value) > top:
         fail("bad_action", "That list has more cowboys than the game has.")
     mask = 0
-    for v in value:
-        c = parse_cowboy(v)
-        if not 1 <= c <= DATA.cowboys:
+    for c in value:
+        if type(c) is not int:
+            c = parse_cowboy(c)
+        if not 1 <= c <= top:
             fail("cowboy_not_held", f"There is no cowboy number {c}.")
         if mask >> c & 1:
             fail("duplicate_cowboy", f"Cowboy {c} is listed twice.")
@@ -86,20 +93,20 @@ def check_shape(action: Any) -> str:
     kind = action.get("type")
     if not isinstance(kind, str):
         fail("bad_action", 'An action must have a "type" string.')
-    spec = FIELDS.get(kind)
-    if spec is None:
+    key_sets = KEY_SETS.get(kind)
+    if key_sets is None:
         fail("unknown_action", f"There is no action called {kind[:30]!r}.")
-    required, optional = spec
-    if len(action) == len(required) + 1 and action.keys() >= required:
-        return kind
-    keys = set(action) - {"type"}
-    if not required <= keys:
-        missing = ", ".join(sorted(str(k) for k in required - keys))
+    keys = action.keys()
+    for allowed in key_sets:
+        if keys == allowed:
+            return kind
+    required, optional = FIELDS[kind]
+    given = set(action) - {"type"}
+    if not required <= given:
+        missing = ", ".join(sorted(str(k) for k in required - given))
         fail("bad_action", f"The {kind} action needs: {missing}.")
-    if not keys <= required | optional:
-        extra = ", ".join(sorted(str(k)[:30] for k in keys - required - optional))
-        fail("bad_action", f"The {kind} action does not take: {extra}.")
-    return kind
+    extra = ", ".join(sorted(str(k)[:30] for k in given - required - optional))
+    fail("bad_action", f"The {kind} action does not take: {extra}.")
 
 
 def apply_action(s0: State, seat: Any, action: Any) -> tuple[State, list[Event]]:
@@ -176,8 +183,7 @@ def do_claim(s0: State, seat: int, a: dict[str, Any]) -> tuple[State, list[Event
     else:
         second = parse_cell(raw, "second cell")
         name = board.CELL_NAMES[second]
-        off = info.offset
-        if off is None or second not in board.targets(flag, off[0], off[1]):
+        if second not in rules.second_targets(card, flag):
             fail("wrong_offset", f"{name} is not where this card's second star falls.")
         if not s0.layout.land >> second & 1:
             fail("cell_under_water", f"{name} is under a lake.")

@@ -342,7 +342,7 @@ class GreedyBot:
         kinds = {a["type"] for a in legal_actions}
         if "sale_pay" in kinds:
             pays = [a for a in legal_actions if a["type"] == "sale_pay"]
-            return min(pays, key=lambda a: int(a["cowboy"]))
+            return dict(min(pays, key=lambda a: int(a["cowboy"])))
         pos = Position(view, self.weights, self.cowboy_worth)
         if "sale_interest" in kinds:
             return {"type": "sale_interest", "interested": self.wants_land(pos, view)}
@@ -353,13 +353,16 @@ class GreedyBot:
             if "sell" in kinds:
                 sell = self.best_sale(pos, legal_actions)
                 if sell is not None:
-                    return sell
+                    return dict(sell)
             return {"type": "bid", "cowboys": self.bid(pos, view)}
+        # listed actions are shared between calls (views.legal_actions): return copies
         if "claim" in kinds:
-            return self.claim(pos, [a for a in legal_actions if a["type"] == "claim"], rng)
+            return dict(self.claim(pos, [a for a in legal_actions if a["type"] == "claim"], rng))
         if "place_flag" in kinds:
-            return self.flag(pos, [a for a in legal_actions if a["type"] == "place_flag"], rng)
-        return rng.choice(legal_actions)
+            return dict(
+                self.flag(pos, [a for a in legal_actions if a["type"] == "place_flag"], rng)
+            )
+        return dict(rng.choice(legal_actions))
 
     # -- claims and flags ----------------------------------------------------------------
 

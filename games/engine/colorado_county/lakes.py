@@ -61,7 +61,13 @@ def update_lakes(s: State, ev: list[Event], prefer: int, clockwise_from: int, ch
         counts = [(m & shore).bit_count() for m in markers]
         owner = s.lake_owners[i]
         if owner >= 0:
-            best = max(c for seat, c in enumerate(counts) if seat != owner) if s.n > 1 else 0
+            if s.n > 1:
+                own = counts[owner]
+                counts[owner] = -1
+                best = max(counts)  # the best of the other seats
+                counts[owner] = own
+            else:
+                best = 0
             if best <= counts[owner]:
                 if counts[owner] == 0:
                     set_owner(s, i, -1, ev)

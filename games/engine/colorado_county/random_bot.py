@@ -29,7 +29,12 @@ def random_cowboys(pool: list[int], rng: random.Random) -> list[int]:
 
 
 class ColoradoCountyRandomBot:
+    """Reads only the legal actions (``reads_view`` is False, so ``simulate`` does not build
+    a view for it): Colorado County lists ``sell`` actions last and, for a bid, the hand's
+    cowboys one by one, which is all this bot needs."""
+
     name = "random"
+    reads_view = False
 
     def choose(
         self,
@@ -38,18 +43,20 @@ class ColoradoCountyRandomBot:
         legal_actions: list[Action],
         rng: random.Random,
     ) -> Action:
-        sells = [a for a in legal_actions if a["type"] == "sell"]
-        others = [a for a in legal_actions if a["type"] != "sell"]
-        if sells and (not others or rng.random() < SELL_CHANCE):
-            return rng.choice(sells)
+        n = k = len(legal_actions)
+        while k and legal_actions[k - 1]["type"] == "sell":
+            k -= 1
+        others = legal_actions if k == n else legal_actions[:k]
+        if k < n and (not others or rng.random() < SELL_CHANCE):
+            return dict(rng.choice(legal_actions[k:]))
         action = rng.choice(others)
         kind = action["type"]
         if kind == "bid":
-            hand = list(view.get("hand") or [])
+            hand = [a["cowboys"][0] for a in others if a["cowboys"]]
             if not hand or rng.random() < EMPTY_BID_CHANCE:
                 return {"type": "bid", "cowboys": []}
             return {"type": "bid", "cowboys": random_cowboys(hand, rng)}
         if kind == "sale_bid":
-            pool = [c for a in others if a["type"] == "sale_bid" for c in a["cowboys"]]
+            pool = [a["cowboys"][0] for a in others]
             return {"type": "sale_bid", "cowboys": random_cowboys(pool, rng)}
-        return action
+        return dict(action)

@@ -31,6 +31,7 @@ from .state import State, replace_at
 
 Event = dict[str, Any]
 ALL = "all"
+CARD_COLOUR: tuple[int, ...] = tuple(c.colour_index for c in CARDS)
 
 
 def cowboy_list(mask: int) -> list[int]:
@@ -38,12 +39,11 @@ def cowboy_list(mask: int) -> list[int]:
 
 
 def card_json(idx: int) -> dict[str, Any]:
-    c = CARDS[idx]
-    return {
-        "id": c.id,
-        "colour": c.colour,
-        "offset": list(c.offset) if c.offset else None,
-    }
+    cid, colour, offset = _CARD_FIELDS[idx]
+    return {"id": cid, "colour": colour, "offset": list(offset) if offset else None}
+
+
+_CARD_FIELDS = tuple((c.id, c.colour, c.offset) for c in CARDS)
 
 
 # --- randomness -----------------------------------------------------------------------
@@ -58,8 +58,12 @@ def draw(s: State, seat: int, count: int, ev: list[Event], reason: str) -> None:
     """Draw up to ``count`` cowboys for ``seat`` (stops when the bag is empty, CC-5.5)."""
     got = 0
     pool = board.bits(s.bag)  # ascending; the k-th cowboy left in the bag is drawn
+    r = s.rng
+    below = _rng.below
     for _ in range(min(count, len(pool))):
-        got |= 1 << pool.pop(rand_below(s, len(pool)))
+        r, k = below(r, len(pool))
+        got |= 1 << pool.pop(k)
+    s.rng = r
     s.bag &= ~got
     s.hands[seat] |= got
     n = got.bit_count()
@@ -196,7 +200,8 @@ def all_flags(s: State) -> int:
 
 
 def free_land(s: State) -> int:
-    occupied = all_flags(s)
+    f = s.flags
+    occupied = f[0] | f[1] | f[2] | f[3]
     for m in s.markers:
         occupied |= m
     return s.layout.land & ~occupied
@@ -207,14 +212,16 @@ def flag_cells(s: State, free: int = -1) -> int:
     free land if there is no such cell (CC-4.3). ``free`` may pass ``free_land(s)``."""
     if free < 0:
         free = free_land(s)
-    ok = free & ~board.grow(all_flags(s))
+    f = s.flags
+    ok = free & ~board.grow(f[0] | f[1] | f[2] | f[3])
     return ok or free
 
 
 def put_flag(s: State, seat: int, colour: int, cell: int, ev: list[Event], random: bool) -> None:
-    hand = s.flag_hands[seat]
     hands = list(s.flag_hands)
-    hands[seat] = replace_at(hand, colour, hand[colour] - 1)
+    hand = list(hands[seat])
+    hand[colour] -= 1
+    hands[seat] = tuple(hand)
     s.flag_hands = tuple(hands)
     if cell >= 0:
         s.flags[colour] |= 1 << cell
@@ -239,8 +246,9 @@ def advance_flags(s: State, ev: list[Event], first: bool = False) -> None:
     """Pass the flag turn clockwise to the next seat holding a stone; start the first turn
     when all are placed. Stones with no free land cell at all are set aside (CC-4.3)."""
     seats = s.seats_from(s.flag_turn if first else (s.flag_turn + 1) % s.n)
+    flag_hands = s.flag_hands
     for seat in seats:
-        if any(s.flag_hands[seat]):
+        if any(flag_hands[seat]):
             s.flag_turn = seat
             if not free_land(s):
                 colour = next(c for c in range(4) if s.flag_hands[seat][c])
@@ -299,7 +307,7 @@ def check_bids(s: State, ev: list[Event]) -> None:
                     "auto": True,
                 }
             )
-    if all(b is not None for b in s.bids):
+    if None not in s.bids:
         resolve_bids(s, ev)
 
 
@@ -332,6 +340,7 @@ def resolve_bids(s: State, ev: list[Event]) -> None:
     s.claim_order = tuple(claimers)
     empties = [seat for seat in ranking if not bids[seat]]
     s.draws = tuple((seat, 2) for seat in empties) if empties else ((ranking[-1], 1),)
+    drawn = dict(s.draws)
     ev.append(
         {
             "type": "bids_revealed",
@@ -346,7 +355,7 @@ def resolve_bids(s: State, ev: list[Event]) -> None:
                     "cowboys": cowboy_list(bids[seat]),
                     "rank": i + 1,
                     "claims": seat in claimers,
-                    "draws": next((k for d, k in s.draws if d == seat), 0),
+                    "draws": drawn.get(seat, 0),
                 }
                 for i, seat in enumerate(ranking)
             ],
@@ -362,21 +371,36 @@ def claimable(s: State, card: int) -> bool:
 
 def next_claim(s: State, ev: list[Event]) -> None:
     """Skip claimers who cannot use any face-up card (only possible after CC-4.3)."""
+    flags = s.flags
     while s.claim_order and s.face_up:
-        if any(claimable(s, c) for c in s.face_up):
-            return
+        for c in s.face_up:
+            if flags[CARD_COLOUR[c]]:
+                return
         ev.append({"type": "claim_skipped", "visible_to": ALL, "seat": s.claim_order[0]})
         s.claim_order = s.claim_order[1:]
     finish_turn(s, ev)
 
 
+_TARGETS: dict[tuple[int, int], tuple[int, ...]] = {}
+
+
+def second_targets(card: int, flag: int) -> tuple[int, ...]:
+    """Cells where the second star of ``card`` falls from ``flag`` (any rotation, CC-6.2)."""
+    cells = _TARGETS.get((card, flag))
+    if cells is None:
+        off = CARDS[card].offset
+        cells = () if off is None else board.targets(flag, off[0], off[1])
+        _TARGETS[card, flag] = cells
+    return cells
+
+
 def second_options(s: State, card: int, flag: int) -> list[int]:
     """Free land cells for the second star of ``card`` on ``flag`` (CC-6.2)."""
-    off = CARDS[card].offset
-    if off is None:
+    cells = second_targets(card, flag)
+    if not cells:
         return []
     free = free_land(s)
-    return [t for t in board.targets(flag, off[0], off[1]) if free >> t & 1]
+    return [t for t in cells if free >> t & 1]
 
 
 def claim(s: State, seat: int, card: int, flag: int, second: int, ev: list[Event]) -> None:
@@ -386,7 +410,9 @@ def claim(s: State, seat: int, card: int, flag: int, second: int, ev: list[Event
     s.markers[seat] |= 1 << flag
     if second >= 0:
         s.markers[seat] |= 1 << second
-    s.face_up = tuple(c for c in s.face_up if c != card)
+    face_up = list(s.face_up)
+    face_up.remove(card)  # face-up cards are distinct
+    s.face_up = tuple(face_up)
     s.claim_order = s.claim_order[1:]
     ev.append(
         {

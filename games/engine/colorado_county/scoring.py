@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from operator import itemgetter
 from typing import Any
 
 from . import board
@@ -18,8 +19,12 @@ def rank_masks(bids: Sequence[int], order: Iterable[int]) -> list[int]:
     """Seats ranked strongest first. Empty bids come last, in ``order`` (usually clockwise
     from the start player); non-empty bids never tie (CC-1.6)."""
     seats = list(order)
-    non_empty = sorted((s for s in seats if bids[s]), key=lambda s: bid_key(bids[s]), reverse=True)
-    return non_empty + [s for s in seats if not bids[s]]
+    non_empty = [(bids[s].bit_count(), bids[s].bit_length(), s) for s in seats if bids[s]]
+    non_empty.sort(key=_POWER, reverse=True)  # the order of bid_key, stable like it
+    return [s for _, _, s in non_empty] + [s for s in seats if not bids[s]]
+
+
+_POWER = itemgetter(0, 1)
 
 
 def to_mask(cowboys: Iterable[int]) -> int:

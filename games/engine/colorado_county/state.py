@@ -159,7 +159,12 @@ class State:
 
     def seats_from(self, first: int) -> list[int]:
         """All seats clockwise starting at ``first``."""
-        return [(first + i) % self.n for i in range(self.n)]
+        return list(_ORDERS[self.n][first % self.n])
+
+
+_ORDERS: dict[int, tuple[tuple[int, ...], ...]] = {
+    n: tuple(tuple((first + i) % n for i in range(n)) for first in range(n)) for n in range(1, 5)
+}
 
 
 def replace_at(t: tuple[int, ...], i: int, value: int) -> tuple[int, ...]:

@@ -7,26 +7,65 @@ seed are never in a view.
 
 from __future__ import annotations
 
+from functools import lru_cache
+from itertools import compress
+from operator import itemgetter
 from typing import Any
 
 from . import board, rules, sales
 from .data import CARDS, COLOURS, DATA, LAKE_VALUES
+from .rules import CARD_COLOUR
 from .scoring import rank_masks
 from .state import State
 
 NAMES = board.CELL_NAMES
-# Prototypes of the most frequent actions; legal_actions returns fresh copies (values are
-# strings, so a shallow copy is a full copy), which is faster than building each literal.
-_FLAG_ACTIONS = tuple(
+Action = dict[str, Any]
+# Every action legal_actions can list is built once here (claims on first use) and the same
+# dict is returned each time: building hundreds of flag actions per call dominated random
+# playouts (issue 16). Callers treat listed actions as read-only (a bot that returns one
+# returns a copy).
+_FLAG_ACTIONS: tuple[tuple[Action, ...], ...] = tuple(
     tuple({"type": "place_flag", "colour": colour, "cell": name} for name in NAMES)
     for colour in COLOURS
 )
-_SELL_ACTIONS = tuple({"type": "sell", "cell": name} for name in NAMES)
+_SELL_ACTIONS: tuple[Action, ...] = tuple({"type": "sell", "cell": name} for name in NAMES)
+_COWBOY_ACTIONS: dict[str, tuple[Action, ...]] = {
+    kind: tuple({"type": kind, "cowboys": [c]} for c in range(DATA.cowboys + 1))
+    for kind in ("bid", "sale_bid")
+}
+_EMPTY_BID: Action = {"type": "bid", "cowboys": []}
+_PAY_ACTIONS: tuple[Action, ...] = tuple(
+    {"type": "sale_pay", "cowboy": c} for c in range(DATA.cowboys + 1)
+)
+_INTEREST_ACTIONS: tuple[Action, ...] = (
+    {"type": "sale_interest", "interested": True},
+    {"type": "sale_interest", "interested": False},
+)
+# (card, flag) -> the claim actions of that card on that flag, one per possible second
+# cell (or the one without a second cell) with the cells' bits
+_CLAIMS: dict[tuple[int, int], tuple[tuple[int, Action], ...]] = {}
+_NO_SECOND: dict[tuple[int, int], Action] = {}
+# a seat's markers -> its sell actions (markers change only on claims and sales)
+_SELLS: dict[int, tuple[Action, ...]] = {}
+
+
+_SELECTOR = bytes.maketrans(b"01", b"\x00\x01")
+
+
+def _picked(protos: tuple[Action, ...], idx: list[int]) -> list[Action]:
+    """``[protos[i] for i in idx]``, done in C."""
+    if len(idx) > 1:
+        return list(itemgetter(*idx)(protos))
+    return [protos[i] for i in idx]
+
+
+_ONE_SEAT: tuple[frozenset[int], ...] = tuple(frozenset((seat,)) for seat in range(4))
+_NO_SEAT: frozenset[int] = frozenset()
 
 
 def to_act(s: State) -> frozenset[int]:
     if s.phase == "over":
-        return frozenset()
+        return _NO_SEAT
     sale = s.sale
     if sale is not None:
         if sale.stage == "interest":
@@ -34,85 +73,126 @@ def to_act(s: State) -> frozenset[int]:
         if sale.stage == "bid":
             return frozenset(o for o in sale.interested() if sale.sale_bids[o] is None)
         return frozenset((sale.buyer,))
-    if s.phase == "flags":
-        return frozenset((s.flag_turn,))
-    if s.phase == "bid":
-        return frozenset(o for o in range(s.n) if s.bids[o] is None)
-    return frozenset(s.claim_order[:1])
+    phase = s.phase
+    if phase == "flags":
+        turn = s.flag_turn
+        return _ONE_SEAT[turn] if 0 <= turn < 4 else frozenset((turn,))
+    if phase == "bid":
+        bids = s.bids
+        return frozenset([o for o in range(s.n) if bids[o] is None])
+    return _ONE_SEAT[s.claim_order[0]] if s.claim_order else _NO_SEAT
 
 
-def cowboy_actions(kind: str, mask: int, empty: bool) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = [{"type": kind, "cowboys": []}] if empty else []
-    out += [{"type": kind, "cowboys": [c]} for c in board.bits(mask)]
+def cowboy_actions(kind: str, mask: int, empty: bool) -> list[Action]:
+    out = [_EMPTY_BID] if empty else []
+    out += compress(_COWBOY_ACTIONS[kind], bin(mask)[:1:-1].encode().translate(_SELECTOR))
     return out
 
 
-def legal_actions(s: State, seat: int) -> list[dict[str, Any]]:
+def legal_actions(s: State, seat: int) -> list[Action]:
     """Every legal action of ``seat``. For a bid or a sale bid any subset (non-empty for a
     sale bid) of the allowed cowboys is legal; only the empty bid and single cowboys are
-    listed. ``sell`` actions are included whenever CC-9 lets the seat sell."""
+    listed. ``sell`` actions are included whenever CC-9 lets the seat sell, always after
+    the others. The dicts are shared between calls: treat them as read-only."""
     if s.phase == "over" or type(seat) is not int or not 0 <= seat < s.n:
         return []
     sale = s.sale
     if sale is not None:
         if sale.stage == "interest":
             if seat in sale.asked:
-                return [
-                    {"type": "sale_interest", "interested": True},
-                    {"type": "sale_interest", "interested": False},
-                ]
+                return list(_INTEREST_ACTIONS)
         elif sale.stage == "bid":
             if seat in sale.interested():
                 return cowboy_actions("sale_bid", rules.uncommitted(s, seat), empty=False)
         elif seat == sale.buyer:
-            return [
-                {"type": "sale_pay", "cowboy": c} for c in board.bits(rules.uncommitted(s, seat))
-            ]
+            return _picked(_PAY_ACTIONS, board.bits(rules.uncommitted(s, seat)))
         return []
-    out: list[dict[str, Any]] = []
+    out: list[Action]
     phase = s.phase
     if phase == "flags":
+        out = []
         if seat == s.flag_turn:
-            cells = board.bits(rules.flag_cells(s))
+            # the cells as one selector byte each (bit order), so compress picks in C
+            chosen = bin(rules.flag_cells(s))[:1:-1].encode().translate(_SELECTOR)
             hand = s.flag_hands[seat]
             for colour in range(4):
                 if hand[colour]:
-                    protos = _FLAG_ACTIONS[colour]
-                    out += [protos[c].copy() for c in cells]
+                    out += compress(_FLAG_ACTIONS[colour], chosen)
     elif phase == "bid":
-        if s.hands[seat]:
-            out = cowboy_actions("bid", s.hands[seat], empty=True)
+        hand_mask = s.hands[seat]
+        out = cowboy_actions("bid", hand_mask, empty=True) if hand_mask else []
     elif s.claim_order and s.claim_order[0] == seat:
         out = claim_actions(s)
+    else:
+        out = []
+    markers = s.markers[seat]
     if (
-        s.stack
+        markers
+        and s.stack
         and s.sale_cards[seat] > 0
         and s.sales_round[seat] < DATA.sales_per_round
-        and s.markers[seat]
     ):
-        out += [_SELL_ACTIONS[c].copy() for c in board.bits(s.markers[seat])]
+        sells = _SELLS.get(markers)
+        if sells is None:
+            if len(_SELLS) >= 4096:
+                _SELLS.clear()
+            sells = _SELLS[markers] = tuple(_picked(_SELL_ACTIONS, board.bits(markers)))
+        out += sells
     return out
 
 
-def claim_actions(s: State) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
+def _claim_protos(card: int, flag: int) -> tuple[tuple[int, Action], ...]:
+    info = CARDS[card]
+    fname = NAMES[flag]
+    _NO_SECOND[card, flag] = {"type": "claim", "card": info.id, "flag": fname, "second": None}
+    protos: tuple[tuple[int, Action], ...] = ()
+    if info.offset is not None:
+        dx, dy = info.offset
+        protos = tuple(
+            (1 << t, {"type": "claim", "card": info.id, "flag": fname, "second": NAMES[t]})
+            for t in board.targets(flag, dx, dy)
+        )
+    _CLAIMS[card, flag] = protos
+    return protos
+
+
+def claim_actions(s: State) -> list[Action]:
+    out: list[Action] = []
     free = rules.free_land(s)
+    flags = s.flags
     for card in s.face_up:
-        info = CARDS[card]
-        for flag in board.bits(s.flags[info.colour_index]):
-            seconds: list[str | None]
-            if info.offset is None:
-                seconds = [None]
-            else:
-                dx, dy = info.offset
-                seconds = [NAMES[t] for t in board.targets(flag, dx, dy) if free >> t & 1]
-                if not seconds:
-                    seconds = [None]
-            fname = NAMES[flag]
-            out.extend(
-                {"type": "claim", "card": info.id, "flag": fname, "second": sc} for sc in seconds
-            )
+        for flag in board.bits(flags[CARD_COLOUR[card]]):
+            key = card, flag
+            protos = _CLAIMS.get(key)
+            if protos is None:
+                protos = _claim_protos(card, flag)
+            found = False
+            for bit, a in protos:
+                if free & bit:
+                    out.append(a)
+                    found = True
+            if not found:
+                out.append(_NO_SECOND[key])
     return out
+
+
+LakeNames = tuple[tuple[str, int, tuple[str, ...], tuple[str, ...]], ...]
+
+
+@lru_cache(maxsize=256)
+def _layout_names(lay: board.Layout) -> tuple[LakeNames, tuple[str, ...]]:
+    """The names a view shows for one lake layout: per lake (id, value, cells, shore), and
+    the border cells; the view copies them into fresh lists."""
+    lakes = tuple(
+        (
+            lid,
+            LAKE_VALUES[lid],
+            tuple(NAMES[c] for c in cells),
+            tuple(NAMES[c] for c in board.bits(shore)),
+        )
+        for (lid, cells), shore in zip(lay.lakes, lay.shores, strict=True)
+    )
+    return lakes, tuple(NAMES[c] for c in board.bits(lay.border))
 
 
 def view(s: State, seat: int | None) -> dict[str, Any]:
@@ -131,15 +211,16 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         # The land on sale has left its seller's markers (CC-9.3) but stays on the board,
         # shown as for sale by its seller until the sale is settled.
         cells[NAMES[s.sale.cell]] = {"for_sale": s.sale.seller}
+    static = _layout_names(s.layout)
     lakes = [
         {
             "id": lid,
-            "value": LAKE_VALUES[lid],
-            "cells": [NAMES[c] for c in lcells],
+            "value": value,
+            "cells": list(lcells),
             "owner": None if owner < 0 else owner,
-            "shore": [NAMES[c] for c in board.bits(shore)],
+            "shore": list(shore),
         }
-        for (lid, lcells), owner, shore in zip(s.lakes, s.lake_owners, s.layout.shores, strict=True)
+        for (lid, value, lcells, shore), owner in zip(static[0], s.lake_owners, strict=True)
     ]
     bidding = s.phase == "bid"
     players = [
@@ -182,7 +263,7 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
         "board": {
             "cells": cells,
             "lakes": lakes,
-            "border": [NAMES[c] for c in board.bits(s.layout.border)],
+            "border": list(static[1]),
         },
         "players": players,
         "last_bids": last_bids,
