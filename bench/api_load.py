@@ -4,11 +4,13 @@
 Starts ``uvicorn colorado.asgi:application`` (unless ``--url`` is given) against
 ``DATABASE_URL`` (PostgreSQL) and ``REDIS_URL``, creates bench users with API tokens, then
 runs ``--clients`` concurrent players in tables of ``--players``. Each player holds a
-WebSocket on its table and a keep-alive HTTP connection; when a frame (or its own POST's
-answer) says it is to act, it POSTs a random legal action. New tables are opened as games
-end, until ``--duration`` seconds have passed. Prints accepted actions per second, POST
-latency p50/p99, and the latency from a POST being sent to the resulting frame reaching the
-OTHER players' sockets (an upper bound of commit-to-socket).
+WebSocket on its table and a keep-alive HTTP connection; when a frame (or its own move's
+answer) says it is to act, it sends a random legal action: over its socket (``--via
+socket``, the default, as the page does) or as a POST (``--via http``). New tables are
+opened as games end, until ``--duration`` seconds have passed. Prints accepted actions per
+second, the mover's latency p50/p99 (action sent → its answer; the keys keep their names
+``post_p50_ms``/``post_p99_ms``), and the latency from an action being sent to the
+resulting frame reaching the OTHER players' sockets (an upper bound of commit-to-socket).
 
     DATABASE_URL=postgres://… REDIS_URL=redis://… .venv/bin/python bench/api_load.py \
         --clients 50 --players 2 --duration 30 --workers 2
@@ -145,19 +147,26 @@ class Player:
         self.http = Http(base, token)
         self.stats = stats
         self.rng = random.Random(index)
+        self.sent = 0
 
-    async def play(self, game_id: int, deadline: float) -> None:
+    async def play(self, game_id: int, deadline: float, via: str = "socket") -> None:
         ws_url = self.ws_base + f"/ws/games/{game_id}/"  # the token in a header, not the URL
         auth = {"Authorization": f"Bearer {self.token}"}
         latest: dict[str, Any] = {"version": -1}
         wake = asyncio.Event()
         acted_at = -1
+        answers: dict[str, asyncio.Future[tuple[int, Any]]] = {}
         async with websockets.connect(ws_url, additional_headers=auth, max_size=2**24) as ws:
 
             async def reader() -> None:
                 async for message in ws:
                     now = time.perf_counter()
                     frame = json.loads(message)
+                    if frame.get("type") == "answer":
+                        waiting = answers.pop(frame.get("client_id"), None)
+                        if waiting is not None and not waiting.done():
+                            waiting.set_result((frame["status"], frame["body"]))
+                        continue
                     if frame.get("type") != "game":
                         continue
                     key = (game_id, frame["version"])
@@ -188,11 +197,27 @@ class Player:
                         start = time.perf_counter()
                         self.stats.sent_at.setdefault(key, start)
                         self.stats.mover.setdefault(key, self.index)
-                        status, body = await self.http.request(
-                            "POST",
-                            f"/api/games/{game_id}/actions",
-                            {"action": action, "version": version},
-                        )
+                        if via == "http":
+                            status, body = await self.http.request(
+                                "POST",
+                                f"/api/games/{game_id}/actions",
+                                {"action": action, "version": version},
+                            )
+                        else:
+                            self.sent += 1
+                            client_id = f"b{self.index}:{self.sent}"
+                            answer = answers[client_id] = asyncio.get_running_loop().create_future()
+                            await ws.send(
+                                json.dumps(
+                                    {
+                                        "type": "action",
+                                        "action": action,
+                                        "version": version,
+                                        "client_id": client_id,
+                                    }
+                                )
+                            )
+                            status, body = await answer
                         self.stats.post_latency.append(time.perf_counter() - start)
                         acted_at = version
                         if status == 200:
@@ -214,7 +239,7 @@ class Player:
                 task.cancel()
 
 
-async def table(players: list[Player], size: int, deadline: float, stats: Stats) -> None:
+async def table(players: list[Player], size: int, deadline: float, stats: Stats, via: str) -> None:
     host, guests = players[0], players[1:]
     while time.perf_counter() < deadline:
         status, doc = await host.http.request(
@@ -233,7 +258,7 @@ async def table(players: list[Player], size: int, deadline: float, stats: Stats)
             status, _ = await guest.http.request("POST", f"/api/games/{doc['id']}/join")
             if status != 200:
                 raise RuntimeError(f"could not join: {status}")
-        await asyncio.gather(*(p.play(doc["id"], deadline) for p in players))
+        await asyncio.gather(*(p.play(doc["id"], deadline, via) for p in players))
         if time.perf_counter() < deadline:
             stats.games_finished += 1
 
@@ -279,6 +304,20 @@ def start_server(
     raise RuntimeError("the server did not start")
 
 
+def group_cpu_seconds(pgid: int) -> float:
+    """CPU seconds (user + system) used so far by the processes of process group ``pgid``
+    (the server and its workers), from ``/proc``; 0 where there is no ``/proc``."""
+    total, tick = 0.0, os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    for entry in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = entry.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid:  # field 5 of stat: the process group
+            total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    return total
+
+
 def stop_server(proc: subprocess.Popen[bytes]) -> None:
     import signal
 
@@ -300,7 +339,11 @@ async def run(args: argparse.Namespace, base: str, users: list[tuple[str, str]])
     deadline = start + args.duration
     groups = [players[i : i + args.players] for i in range(0, len(players), args.players)]
     await asyncio.gather(
-        *(table(g, args.players, deadline, stats) for g in groups if len(g) == args.players)
+        *(
+            table(g, args.players, deadline, stats, args.via)
+            for g in groups
+            if len(g) == args.players
+        )
     )
     stats.elapsed = time.perf_counter() - start  # type: ignore[attr-defined]
     return stats
@@ -313,6 +356,13 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=30)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--port", type=int, default=0, help="default: a free port")
+    parser.add_argument(
+        "--via",
+        choices=["socket", "http"],
+        default="socket",
+        help="how the players send their moves: over their game socket (as the page "
+        "does) or as POST /api/games/<id>/actions",
+    )
     parser.add_argument("--url", help="use a running server instead of starting one")
     parser.add_argument(
         "--ws-url", help="with --url: where the sockets are served, if not at the same address"
@@ -339,7 +389,9 @@ def main() -> None:
             uvloop.install()
         except ImportError:
             pass
+        cpu_before = group_cpu_seconds(proc.pid) if proc is not None else 0.0
         stats = asyncio.run(run(args, base, users))
+        server_cpu = group_cpu_seconds(proc.pid) - cpu_before if proc is not None else 0.0
     finally:
         if proc is not None:
             stop_server(proc)
@@ -350,6 +402,7 @@ def main() -> None:
         "clients": args.clients,
         "players_per_table": args.players,
         "server_workers": args.workers,
+        "via": args.via,
         "seconds": round(elapsed, 1),
         "accepted_actions": stats.accepted,
         "actions_per_second": round(stats.accepted / elapsed, 1),
@@ -360,6 +413,12 @@ def main() -> None:
         "socket_p50_ms": round(pct(stats.socket_latency, 0.50), 1),
         "socket_p99_ms": round(pct(stats.socket_latency, 0.99), 1),
         "socket_frames_measured": len(stats.socket_latency),
+        # The server's own CPU per accepted action (all its processes, from /proc): less
+        # sensitive than the rates to other work on the machine.
+        "server_cpu_ms_per_action": round(server_cpu * 1000 / stats.accepted, 2)
+        if stats.accepted and server_cpu
+        else None,
+        "load_average": [round(x, 2) for x in os.getloadavg()],
         "post_mean_ms": round(statistics.fmean(stats.post_latency) * 1000, 1)
         if stats.post_latency
         else None,
