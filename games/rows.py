@@ -227,3 +227,106 @@ def exists(model: type[Model], **equal: Any) -> bool:
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT 1 FROM {_table(model)} WHERE {' AND '.join(terms)} LIMIT 1", params)
         return cursor.fetchone() is not None
+
+
+def lock_family(
+    model: type[M],
+    pk: int,
+    *,
+    related: str,
+    children: type[Model],
+    parent: str,
+    child_related: str,
+    order_by: str,
+    lookup: tuple[str, list[Any]] | None = None,
+    version: str | None = None,
+) -> tuple[M | None, list[tuple[Any, Any]], bool] | None:
+    """On PostgreSQL, ONE statement that locks the row ``pk`` of ``model`` (its nullable
+    foreign key ``related`` read along) and then every row of ``children`` whose foreign
+    key ``parent`` points at it, in ``order_by`` order (each with its foreign key
+    ``child_related`` read along): the same locks in the same order as ``lock_one`` then
+    ``lock_children`` (the parent's lock is taken first: the children's scan needs its id),
+    in one round trip. ``lookup``: an SQL expression and its parameters computed for each
+    child (``p`` is the parent's row, ``c`` the child's). Returns ``(row, [(child, looked
+    up), …], current)`` (``(None, [], True)`` when there is no such row); ``None`` on
+    other backends (SQLite), where the caller takes the two-statement way.
+
+    The lookup reads the statement's snapshot, taken before the lock was granted: a row a
+    transaction that held the lock committed meanwhile is not in it. ``current`` says
+    whether the snapshot is as new as the locked row: the parent's field ``version`` (a
+    counter every such transaction raises) read without the lock equals the locked
+    row's. When it is not, the caller looks up again in a statement of its own."""
+    if connection.vendor != "postgresql":
+        return None
+    fk = model._meta.get_field(related)
+    child_fk = children._meta.get_field(child_related)
+    target: Any = fk.related_model
+    child_target: Any = child_fk.related_model
+    quote = connection.ops.quote_name
+    own, other = _shape_of(model, "p"), _shape_of(target, "b")
+    kid, kid_other = _shape_of(children, "c"), _shape_of(child_target, "d")
+    extra_sql, extra_params = lookup if lookup is not None else ("NULL", [])
+    seen = (
+        f"SELECT s.{_column(model, version)} FROM {_table(model)} s "
+        f"WHERE s.{_pk(model)} = p.{_pk(model)}"
+        if version is not None
+        else "NULL"
+    )
+    sql = (
+        f"WITH p AS MATERIALIZED (SELECT * FROM {_table(model)} WHERE {_pk(model)} = %s "
+        f"FOR UPDATE), c AS MATERIALIZED (SELECT * FROM {_table(children)} WHERE "
+        f"{_column(children, parent)} = (SELECT {_pk(model)} FROM p) "
+        f"ORDER BY {_column(children, order_by)} FOR UPDATE) "
+        f"SELECT {own.select}, {other.select}, {kid.select}, {kid_other.select}, "
+        f"({extra_sql}), ({seen}) FROM p "
+        f"LEFT JOIN {_table(target)} b ON b.{quote(target._meta.pk.column)} = p.{quote(fk.column)} "
+        f"LEFT JOIN c ON TRUE "
+        f"LEFT JOIN {_table(child_target)} d "
+        f"ON d.{quote(child_target._meta.pk.column)} = c.{quote(child_fk.column)} "
+        f"ORDER BY c.{_column(children, order_by)}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [pk, *extra_params])
+        found = cursor.fetchall()
+    if not found:
+        return None, [], True
+    a, b, c, d = (len(s.fields) for s in (own, other, kid, kid_other))
+    first = found[0]
+    row = own.build(first[:a])
+    current = version is None or first[-1] == getattr(row, version)
+    if first[a] is not None:
+        fk.set_cached_value(row, other.build(first[a : a + b]))  # type: ignore[attr-defined]
+    out: list[tuple[Any, Any]] = []
+    for values in found:
+        if values[a + b] is None:  # no children: one row, NULLs on their side
+            continue
+        child = kid.build(values[a + b : a + b + c])
+        if values[a + b + c] is not None:
+            child_fk.set_cached_value(child, kid_other.build(values[a + b + c : a + b + c + d]))  # type: ignore[attr-defined]
+        out.append((child, values[-2]))
+    return row, out, current
+
+
+def lookup_sql(
+    model: type[Model],
+    value: str,
+    *,
+    parent: tuple[str, type[Model]],
+    child: tuple[str, type[Model], str],
+    equal: dict[str, Any],
+) -> tuple[str, list[Any]]:
+    """A ``lookup`` for ``lock_family``: the field ``value`` of the first row of ``model``
+    whose foreign key ``parent[0]`` is the parent row (of model ``parent[1]``), whose field
+    ``child[0]`` equals the child row's (of model ``child[1]``) field ``child[2]``, and
+    whose fields ``equal`` have these values."""
+    name, parent_model = parent
+    field, child_model, child_field = child
+    terms, params = _equals(model, equal)
+    sql = (
+        f"SELECT x.{_column(model, value)} FROM {_table(model)} x "
+        f"WHERE x.{_column(model, name)} = p.{_pk(parent_model)} "
+        f"AND x.{_column(model, field)} = c.{_column(child_model, child_field)} "
+        + "".join(f"AND x.{term} " for term in terms)
+        + "LIMIT 1"
+    )
+    return sql, params
