@@ -16,8 +16,10 @@ rows, raise a counter that never moves back, ask whether a row exists.
 
 from __future__ import annotations
 
+import contextlib
 import functools
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from django.db import connection
@@ -177,9 +179,117 @@ def _pk(model: type[Model]) -> str:
     return connection.ops.quote_name(model._meta.pk.column)
 
 
+class Batch:
+    """The inserts and updates of a move, collected while ``collecting()`` is open in this
+    thread and sent when it closes: on PostgreSQL as ONE statement (data-modifying
+    ``WITH`` clauses: the inserts, then one ``UPDATE`` per model and set of columns, each
+    row once), elsewhere one statement each, in the order they were made. What the move's
+    code and its receivers read in between comes from the rows in memory, never from the
+    database; a failure raises from the flush and rolls the transaction back."""
+
+    def __init__(self) -> None:
+        self.inserts: list[tuple[Model, Sequence[str]]] = []
+        self.updates: dict[tuple[type[Model], Any], dict[str, Any]] = {}
+
+    def update(self, model: type[Model], pk: Any, values: dict[str, Any]) -> None:
+        self.updates.setdefault((model, pk), {}).update(values)
+
+    def flush(self) -> None:
+        if connection.vendor != "postgresql":
+            for instance, fields in self.inserts:
+                _insert_now(instance, fields)
+            for (model, pk), values in self.updates.items():
+                _update(model, values, f"{_pk(model)} = %s", [pk])
+            return
+        clauses: list[str] = []
+        params: list[Any] = []
+        for i, (instance, fields) in enumerate(self.inserts):
+            sql, inserted = _insert_sql(instance, fields)
+            clauses.append(f"i{i} AS ({sql} RETURNING {_pk(type(instance))})")
+            params += inserted
+        groups: dict[tuple[type[Model], tuple[str, ...]], list[tuple[Any, dict[str, Any]]]] = {}
+        for (model, pk), values in self.updates.items():
+            groups.setdefault((model, tuple(values)), []).append((pk, values))
+        for j, ((model, names), members) in enumerate(groups.items()):
+            clause, updated = _update_group(model, names, members)
+            clauses.append(f"u{j} AS ({clause})")
+            params += updated
+        if not clauses:
+            return
+        selects = " UNION ALL ".join(
+            f"SELECT {i}, {_pk(type(instance))} FROM i{i}"
+            for i, (instance, _f) in enumerate(self.inserts)
+        )
+        sql = f"WITH {', '.join(clauses)} " + (selects or "SELECT NULL, NULL")
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            for i, pk in cursor.fetchall():
+                if i is not None:
+                    instance = self.inserts[i][0]
+                    instance.pk = pk
+                    instance._state.adding = False
+
+
+def _update_group(
+    model: type[Model], names: tuple[str, ...], members: list[tuple[Any, dict[str, Any]]]
+) -> tuple[str, list[Any]]:
+    """One UPDATE of the rows ``members`` (pk, values), all setting the fields ``names``."""
+    if len(members) == 1:
+        pk, values = members[0]
+        terms, one = _equals(model, values)
+        return f"UPDATE {_table(model)} SET {', '.join(terms)} WHERE {_pk(model)} = %s", [*one, pk]
+    meta = model._meta
+    fields: list[Any] = [meta.pk, *(meta.get_field(n) for n in names)]
+    columns = [connection.ops.quote_name(f.column) for f in fields]
+    row = "(" + ", ".join(f"%s::{f.db_type(connection)}" for f in fields) + ")"
+    params: list[Any] = []
+    for pk, values in members:
+        params.append(meta.pk.get_db_prep_save(pk, connection))  # type: ignore[union-attr]
+        params += [
+            meta.get_field(n).get_db_prep_save(values[n], connection)  # type: ignore[union-attr]
+            for n in names
+        ]
+    sets = ", ".join(f"{c} = v.{c}" for c in columns[1:])
+    sql = (
+        f"UPDATE {_table(model)} AS t SET {sets} FROM (VALUES "
+        f"{', '.join([row] * len(members))}) AS v({', '.join(columns)}) "
+        f"WHERE t.{columns[0]} = v.{columns[0]}"
+    )
+    return sql, params
+
+
+_collecting = threading.local()
+
+
+def _batch() -> Batch | None:
+    return getattr(_collecting, "batch", None)
+
+
+@contextlib.contextmanager
+def collecting() -> Iterator[Batch]:
+    """Collect this thread's ``insert``, ``update`` and ``update_pks`` into one ``Batch``,
+    sent when the block ends without an error (inside the caller's transaction)."""
+    if _batch() is not None:
+        raise RuntimeError("already collecting")
+    batch = _collecting.batch = Batch()
+    try:
+        yield batch
+    finally:
+        _collecting.batch = None
+    batch.flush()
+
+
 def insert(instance: Model, fields: Sequence[str]) -> None:
     """INSERT ``instance``'s ``fields`` (auto fields such as ``created_at`` are the caller's
-    to fill) and set its primary key."""
+    to fill) and set its primary key (while ``collecting``: when the batch is sent)."""
+    batch = _batch()
+    if batch is not None:
+        batch.inserts.append((instance, fields))
+        return
+    _insert_now(instance, fields)
+
+
+def _insert_now(instance: Model, fields: Sequence[str]) -> None:
     sql, params = _insert_sql(instance, fields)
     with connection.cursor() as cursor:
         cursor.execute(f"{sql} RETURNING {_pk(type(instance))}", params)
@@ -203,11 +313,20 @@ def upsert(
 def update(instance: Model, fields: Sequence[str]) -> None:
     """UPDATE ``instance``'s row: ``fields`` only, from the instance's values."""
     model = type(instance)
+    batch = _batch()
+    if batch is not None:
+        batch.update(model, instance.pk, _values(instance, fields))
+        return
     _update(model, _values(instance, fields), f"{_pk(model)} = %s", [instance.pk])
 
 
 def update_pks(model: type[Model], pks: Sequence[Any], **values: Any) -> None:
     """UPDATE the rows ``pks`` of ``model``: each gets the same ``values`` (one statement)."""
+    batch = _batch()
+    if batch is not None:
+        for pk in pks:
+            batch.update(model, pk, values)
+        return
     if pks:
         _update(model, values, f"{_pk(model)} IN ({', '.join(['%s'] * len(pks))})", list(pks))
 

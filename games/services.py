@@ -644,42 +644,46 @@ def action_submit(
             user_id=user.pk if user is not None and user.is_authenticated else row.user_id,
             created_at=now,
         )
-        rows.insert(move, MOVE_FIELDS)
-        game.state = engine.dump(new_state)
-        game.version = new_version
-        game.applied_version = new_version  # type: ignore[attr-defined]
-        game.replayed = False  # type: ignore[attr-defined]
-        game.to_act = sorted(engine.to_act(new_state))
-        game.updated_at = now
-        fields = ["state", "version", "to_act", "updated_at"]
-        over = engine.is_over(new_state)
-        if over:
-            scores = list(engine.result(new_state))
-            ranks = competition_ranks(scores)
-            game.result = {"scores": scores, "ranks": ranks}
-            game.status = Game.Status.FINISHED
-            game.finished_at = now
-            fields += ["result", "status", "finished_at"]
-            for s in seats:
-                if s.seat is not None:
-                    s.final_score = scores[s.seat]
-                    s.final_rank = ranks[s.seat]
-            Seat.objects.bulk_update(seats, ["final_score", "final_rank"])
-        rows.update(game, fields)
-        if changed:
-            rows.update_pks(Seat, changed, decision_version=new_version)
-            for s in seats:
-                if s.pk in changed:
-                    s.decision_version = new_version
-        game._prefetched_seats = seats  # type: ignore[attr-defined]  # read by the selectors
-        game._locked_seats = seats  # type: ignore[attr-defined]  # read by the receivers
-        game_advanced.send(
-            sender=Game,
-            game=game,
-            move=move,
-            previous_to_act=previous_to_act,
-            to_act=frozenset(game.to_act),
-        )
+        # The move's writes, its receivers' included, go to the database as one statement
+        # on PostgreSQL when the block ends (``rows.collecting``); meanwhile everything
+        # reads the rows in memory.
+        with rows.collecting():
+            rows.insert(move, MOVE_FIELDS)
+            game.state = engine.dump(new_state)
+            game.version = new_version
+            game.applied_version = new_version  # type: ignore[attr-defined]
+            game.replayed = False  # type: ignore[attr-defined]
+            game.to_act = sorted(engine.to_act(new_state))
+            game.updated_at = now
+            fields = ["state", "version", "to_act", "updated_at"]
+            over = engine.is_over(new_state)
+            if over:
+                scores = list(engine.result(new_state))
+                ranks = competition_ranks(scores)
+                game.result = {"scores": scores, "ranks": ranks}
+                game.status = Game.Status.FINISHED
+                game.finished_at = now
+                fields += ["result", "status", "finished_at"]
+                for s in seats:
+                    if s.seat is not None:
+                        s.final_score = scores[s.seat]
+                        s.final_rank = ranks[s.seat]
+                Seat.objects.bulk_update(seats, ["final_score", "final_rank"])
+            rows.update(game, fields)
+            if changed:
+                rows.update_pks(Seat, changed, decision_version=new_version)
+                for s in seats:
+                    if s.pk in changed:
+                        s.decision_version = new_version
+            game._prefetched_seats = seats  # type: ignore[attr-defined]  # read by the selectors
+            game._locked_seats = seats  # type: ignore[attr-defined]  # read by the receivers
+            game_advanced.send(
+                sender=Game,
+                game=game,
+                move=move,
+                previous_to_act=previous_to_act,
+                to_act=frozenset(game.to_act),
+            )
         if over:
             game_finished.send(sender=Game, game=game)
         bot_due = bot_players.bot_to_act(game, seats) is not None
