@@ -123,6 +123,9 @@ class Stats:
     games_finished: int = 0
     sent_at: dict[tuple[int, int], float] = field(default_factory=dict)  # (game, version)
     mover: dict[tuple[int, int], int] = field(default_factory=dict)
+    idle_latency: list[float] = field(default_factory=list)
+    idle_open: int = 0
+    rss_during: list[int] = field(default_factory=list)
 
 
 def pct(values: list[float], q: float) -> float:
@@ -239,7 +242,9 @@ class Player:
                 task.cancel()
 
 
-async def table(players: list[Player], size: int, deadline: float, stats: Stats, via: str) -> None:
+async def table(
+    players: list[Player], size: int, deadline: float, stats: Stats, via: str, idle: int = 0
+) -> None:
     host, guests = players[0], players[1:]
     while time.perf_counter() < deadline:
         status, doc = await host.http.request(
@@ -258,9 +263,40 @@ async def table(players: list[Player], size: int, deadline: float, stats: Stats,
             status, _ = await guest.http.request("POST", f"/api/games/{doc['id']}/join")
             if status != 200:
                 raise RuntimeError(f"could not join: {status}")
+        stop = asyncio.Event()
+        watchers = [
+            asyncio.create_task(idle_socket(host, doc["id"], stats, stop)) for _ in range(idle)
+        ]
         await asyncio.gather(*(p.play(doc["id"], deadline, via) for p in players))
+        stop.set()
+        await asyncio.gather(*watchers, return_exceptions=True)
         if time.perf_counter() < deadline:
             stats.games_finished += 1
+
+
+async def idle_socket(player: Player, game_id: int, stats: Stats, stop: asyncio.Event) -> None:
+    """A socket that only listens (another tab of ``player``'s): the time from a move being
+    sent to its frame arriving here is an upper bound of commit-to-frame."""
+    ws_url = player.ws_base + f"/ws/games/{game_id}/"
+    auth = {"Authorization": f"Bearer {player.token}"}
+    async with websockets.connect(
+        ws_url, additional_headers=auth, max_size=2**24, compression=None
+    ) as ws:
+        stats.idle_open += 1
+        try:
+            while not stop.is_set():
+                try:
+                    message = await asyncio.wait_for(ws.recv(), timeout=0.5)
+                except TimeoutError:
+                    continue
+                now = time.perf_counter()
+                frame = json.loads(message)
+                if frame.get("type") == "game":
+                    sent = stats.sent_at.get((game_id, frame["version"]))
+                    if sent is not None:
+                        stats.idle_latency.append(now - sent)
+        finally:
+            stats.idle_open -= 1
 
 
 # --- set-up -------------------------------------------------------------------------------
@@ -318,6 +354,23 @@ def group_cpu_seconds(pgid: int) -> float:
     return total
 
 
+def group_rss_bytes(pgid: int) -> int:
+    """Resident memory of the processes of process group ``pgid``, from ``/proc``."""
+    total = 0
+    for entry in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = entry.read_text().rsplit(")", 1)[1].split()
+            if int(fields[2]) != pgid:
+                continue
+            status = (entry.parent / "status").read_text()
+        except OSError:
+            continue
+        for line in status.splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1]) * 1024
+    return total
+
+
 def stop_server(proc: subprocess.Popen[bytes]) -> None:
     import signal
 
@@ -331,20 +384,27 @@ def stop_server(proc: subprocess.Popen[bytes]) -> None:
         pass
 
 
-async def run(args: argparse.Namespace, base: str, users: list[tuple[str, str]]) -> Stats:
+async def run(
+    args: argparse.Namespace, base: str, users: list[tuple[str, str]], server_pgid: int = 0
+) -> Stats:
     stats = Stats()
     ws_base = args.ws_url or base.replace("http", "ws", 1)
     players = [Player(i, tok, name, base, ws_base, stats) for i, (name, tok) in enumerate(users)]
     start = time.perf_counter()
     deadline = start + args.duration
     groups = [players[i : i + args.players] for i in range(0, len(players), args.players)]
-    await asyncio.gather(
-        *(
-            table(g, args.players, deadline, stats, args.via)
-            for g in groups
-            if len(g) == args.players
-        )
-    )
+    full = [g for g in groups if len(g) == args.players]
+    idle = -(-args.idle_sockets // len(full)) if args.idle_sockets and full else 0
+
+    async def memory() -> None:  # the server's memory while the load runs
+        while time.perf_counter() < deadline:
+            await asyncio.sleep(1)
+            if server_pgid:
+                stats.rss_during.append(group_rss_bytes(server_pgid))
+
+    watcher = asyncio.create_task(memory())
+    await asyncio.gather(*(table(g, args.players, deadline, stats, args.via, idle) for g in full))
+    watcher.cancel()
     stats.elapsed = time.perf_counter() - start  # type: ignore[attr-defined]
     return stats
 
@@ -356,6 +416,13 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=30)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--port", type=int, default=0, help="default: a free port")
+    parser.add_argument(
+        "--idle-sockets",
+        type=int,
+        default=0,
+        help="also hold this many listening sockets, spread over the tables (another tab of "
+        "each table's first player); reports their frames' latency and the server's memory",
+    )
     parser.add_argument(
         "--via",
         choices=["socket", "http"],
@@ -390,7 +457,8 @@ def main() -> None:
         except ImportError:
             pass
         cpu_before = group_cpu_seconds(proc.pid) if proc is not None else 0.0
-        stats = asyncio.run(run(args, base, users))
+        rss_before = group_rss_bytes(proc.pid) if proc is not None else 0
+        stats = asyncio.run(run(args, base, users, proc.pid if proc is not None else 0))
         server_cpu = group_cpu_seconds(proc.pid) - cpu_before if proc is not None else 0.0
     finally:
         if proc is not None:
@@ -419,10 +487,24 @@ def main() -> None:
         if stats.accepted and server_cpu
         else None,
         "load_average": [round(x, 2) for x in os.getloadavg()],
+        "server_rss_mb_before": round(rss_before / 2**20, 1) if rss_before else None,
+        "server_rss_mb_peak": round(max(stats.rss_during) / 2**20, 1) if stats.rss_during else None,
         "post_mean_ms": round(statistics.fmean(stats.post_latency) * 1000, 1)
         if stats.post_latency
         else None,
     }
+    if args.idle_sockets:
+        grown = max(stats.rss_during, default=0) - rss_before
+        result |= {
+            "idle_sockets": args.idle_sockets,
+            "idle_frames_measured": len(stats.idle_latency),
+            "idle_p50_ms": round(pct(stats.idle_latency, 0.50), 1),
+            "idle_p99_ms": round(pct(stats.idle_latency, 0.99), 1),
+            # An upper bound: everything the server grew by while the load ran, per socket.
+            "server_kb_per_idle_socket": round(grown / 1024 / args.idle_sockets, 1)
+            if rss_before
+            else None,
+        }
     print(json.dumps(result, indent=2))
 
 
