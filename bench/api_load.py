@@ -125,7 +125,11 @@ class Stats:
     mover: dict[tuple[int, int], int] = field(default_factory=dict)
     idle_latency: list[float] = field(default_factory=list)
     idle_open: int = 0
+    idle_peak: int = 0
+    idle_failed: int = 0
     rss_during: list[int] = field(default_factory=list)
+    cpu_start: float = 0.0
+    cpu_end: float = 0.0
 
 
 def pct(values: list[float], q: float) -> float:
@@ -242,36 +246,42 @@ class Player:
                 task.cancel()
 
 
-async def table(
-    players: list[Player], size: int, deadline: float, stats: Stats, via: str, idle: int = 0
-) -> None:
+async def open_table(players: list[Player], size: int) -> int:
     host, guests = players[0], players[1:]
+    status, doc = await host.http.request(
+        "POST",
+        "/api/games",
+        {
+            "players": size,
+            "invite": [p.username for p in guests],
+            "open_seats": False,
+            "clock": "fast",
+        },
+    )
+    if status != 201:
+        raise RuntimeError(f"could not open a table: {status} {doc}")
+    for guest in guests:
+        status, _ = await guest.http.request("POST", f"/api/games/{doc['id']}/join")
+        if status != 200:
+            raise RuntimeError(f"could not join: {status}")
+    return int(doc["id"])
+
+
+async def table(
+    players: list[Player], size: int, deadline: float, stats: Stats, via: str, first: int
+) -> None:
+    """Play the table's games, the first one already opened, until the deadline."""
+    game_id: int | None = first
     while time.perf_counter() < deadline:
-        status, doc = await host.http.request(
-            "POST",
-            "/api/games",
-            {
-                "players": size,
-                "invite": [p.username for p in guests],
-                "open_seats": False,
-                "clock": "fast",
-            },
-        )
-        if status != 201:
-            raise RuntimeError(f"could not open a table: {status} {doc}")
-        for guest in guests:
-            status, _ = await guest.http.request("POST", f"/api/games/{doc['id']}/join")
-            if status != 200:
-                raise RuntimeError(f"could not join: {status}")
-        stop = asyncio.Event()
-        watchers = [
-            asyncio.create_task(idle_socket(host, doc["id"], stats, stop)) for _ in range(idle)
-        ]
-        await asyncio.gather(*(p.play(doc["id"], deadline, via) for p in players))
-        stop.set()
-        await asyncio.gather(*watchers, return_exceptions=True)
+        if game_id is None:
+            game_id = await open_table(players, size)
+        await asyncio.gather(*(p.play(game_id, deadline, via) for p in players))
+        game_id = None
         if time.perf_counter() < deadline:
             stats.games_finished += 1
+
+
+OPENING = asyncio.Semaphore(20)
 
 
 async def idle_socket(player: Player, game_id: int, stats: Stats, stop: asyncio.Event) -> None:
@@ -279,10 +289,17 @@ async def idle_socket(player: Player, game_id: int, stats: Stats, stop: asyncio.
     sent to its frame arriving here is an upper bound of commit-to-frame."""
     ws_url = player.ws_base + f"/ws/games/{game_id}/"
     auth = {"Authorization": f"Bearer {player.token}"}
-    async with websockets.connect(
-        ws_url, additional_headers=auth, max_size=2**24, compression=None
-    ) as ws:
+    try:
+        async with OPENING:  # a few handshakes at a time
+            ws = await websockets.connect(
+                ws_url, additional_headers=auth, max_size=2**24, compression=None, open_timeout=120
+            )
+    except Exception:
+        stats.idle_failed += 1
+        return
+    async with ws:
         stats.idle_open += 1
+        stats.idle_peak = max(stats.idle_peak, stats.idle_open)
         try:
             while not stop.is_set():
                 try:
@@ -390,11 +407,22 @@ async def run(
     stats = Stats()
     ws_base = args.ws_url or base.replace("http", "ws", 1)
     players = [Player(i, tok, name, base, ws_base, stats) for i, (name, tok) in enumerate(users)]
-    start = time.perf_counter()
-    deadline = start + args.duration
     groups = [players[i : i + args.players] for i in range(0, len(players), args.players)]
     full = [g for g in groups if len(g) == args.players]
-    idle = -(-args.idle_sockets // len(full)) if args.idle_sockets and full else 0
+    firsts = await asyncio.gather(*(open_table(g, args.players) for g in full))
+    # The listening sockets open before the load starts, on the tables' first games.
+    stop = asyncio.Event()
+    idle: list[asyncio.Task[None]] = []
+    for n in range(args.idle_sockets if full else 0):
+        table_no = n % len(full)
+        idle.append(
+            asyncio.create_task(idle_socket(full[table_no][0], firsts[table_no], stats, stop))
+        )
+    while idle and stats.idle_open + stats.idle_failed < len(idle):
+        await asyncio.sleep(0.2)
+    start = time.perf_counter()
+    deadline = start + args.duration
+    stats.cpu_start = group_cpu_seconds(server_pgid) if server_pgid else 0.0
 
     async def memory() -> None:  # the server's memory while the load runs
         while time.perf_counter() < deadline:
@@ -403,9 +431,17 @@ async def run(
                 stats.rss_during.append(group_rss_bytes(server_pgid))
 
     watcher = asyncio.create_task(memory())
-    await asyncio.gather(*(table(g, args.players, deadline, stats, args.via, idle) for g in full))
-    watcher.cancel()
+    await asyncio.gather(
+        *(
+            table(g, args.players, deadline, stats, args.via, f)
+            for g, f in zip(full, firsts, strict=True)
+        )
+    )
+    stats.cpu_end = group_cpu_seconds(server_pgid) if server_pgid else 0.0
     stats.elapsed = time.perf_counter() - start  # type: ignore[attr-defined]
+    watcher.cancel()
+    stop.set()
+    await asyncio.gather(*idle, return_exceptions=True)
     return stats
 
 
@@ -456,10 +492,9 @@ def main() -> None:
             uvloop.install()
         except ImportError:
             pass
-        cpu_before = group_cpu_seconds(proc.pid) if proc is not None else 0.0
         rss_before = group_rss_bytes(proc.pid) if proc is not None else 0
         stats = asyncio.run(run(args, base, users, proc.pid if proc is not None else 0))
-        server_cpu = group_cpu_seconds(proc.pid) - cpu_before if proc is not None else 0.0
+        server_cpu = stats.cpu_end - stats.cpu_start
     finally:
         if proc is not None:
             stop_server(proc)
@@ -497,6 +532,8 @@ def main() -> None:
         grown = max(stats.rss_during, default=0) - rss_before
         result |= {
             "idle_sockets": args.idle_sockets,
+            "idle_sockets_open_at_once": stats.idle_peak,
+            "idle_sockets_failed": stats.idle_failed,
             "idle_frames_measured": len(stats.idle_latency),
             "idle_p50_ms": round(pct(stats.idle_latency, 0.50), 1),
             "idle_p99_ms": round(pct(stats.idle_latency, 0.99), 1),

@@ -15,6 +15,10 @@ when it is done. In embedded mode (SQLite, one file) writes are serialised by
 ``write_lock``: SQLite allows one writer at a time anyway, and taking turns in the process
 beats waiting for its file lock.
 
+A request's thread that hands a move to the threads gives its own connection back to the
+pool first (``call``): with every connection held by a waiting request thread, the database
+threads could never get one.
+
 A caller already inside a transaction (a test wrapped in one, a service calling another)
 runs the job in its own thread: a transaction cannot move to another thread's connection.
 """
@@ -87,6 +91,10 @@ def call(fn: Callable[..., T], *args: Any) -> T:
     caller waits. Inside a transaction, in the caller's own thread."""
     if connection.in_atomic_block:
         return fn(*args)
+    if _pooled():
+        # Hand this thread's connection back first: a request thread waiting here with a
+        # connection while the database threads wait for one would deadlock the pool.
+        connection.close()
     return executor().submit(_job, fn, *args).result()
 
 
