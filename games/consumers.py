@@ -17,6 +17,10 @@ its group, ``game-<id>``. Frames are ``{"type": "game", "version", "status", "my
   the version stays the same: a hand-over, a replace vote cast);
 * a client that reconnects sends ``{"type": "hello", "version": n}`` and gets the current
   document with the events after ``n``;
+* a player moves with ``{"type": "action", "action" (or the page's "form"), "version",
+  "client_id"}`` and gets ``{"type": "answer", "client_id", "status", "body"}``: what
+  ``POST /api/games/<id>/actions`` answers, from the same service (``games.move_answer``),
+  run in the process's database threads (``games.db_threads``);
 * group messages are not kept (Redis Pub/Sub): one sent while the channel layer was down is
   lost. So every ``SOCKET_RESYNC_SECONDS`` each server process reads the versions of the
   games its sockets show, in one query, and a socket that is behind and got nothing for a
