@@ -4,11 +4,13 @@
 Starts ``uvicorn colorado.asgi:application`` (unless ``--url`` is given) against
 ``DATABASE_URL`` (PostgreSQL) and ``REDIS_URL``, creates bench users with API tokens, then
 runs ``--clients`` concurrent players in tables of ``--players``. Each player holds a
-WebSocket on its table and a keep-alive HTTP connection; when a frame (or its own POST's
-answer) says it is to act, it POSTs a random legal action. New tables are opened as games
-end, until ``--duration`` seconds have passed. Prints accepted actions per second, POST
-latency p50/p99, and the latency from a POST being sent to the resulting frame reaching the
-OTHER players' sockets (an upper bound of commit-to-socket).
+WebSocket on its table and a keep-alive HTTP connection; when a frame (or its own move's
+answer) says it is to act, it sends a random legal action: over its socket (``--via
+socket``, the default, as the page does) or as a POST (``--via http``). New tables are
+opened as games end, until ``--duration`` seconds have passed. Prints accepted actions per
+second, the mover's latency p50/p99 (action sent → its answer; the keys keep their names
+``post_p50_ms``/``post_p99_ms``), and the latency from an action being sent to the
+resulting frame reaching the OTHER players' sockets (an upper bound of commit-to-socket).
 
     DATABASE_URL=postgres://… REDIS_URL=redis://… .venv/bin/python bench/api_load.py \
         --clients 50 --players 2 --duration 30 --workers 2
@@ -121,6 +123,13 @@ class Stats:
     games_finished: int = 0
     sent_at: dict[tuple[int, int], float] = field(default_factory=dict)  # (game, version)
     mover: dict[tuple[int, int], int] = field(default_factory=dict)
+    idle_latency: list[float] = field(default_factory=list)
+    idle_open: int = 0
+    idle_peak: int = 0
+    idle_failed: int = 0
+    rss_during: list[int] = field(default_factory=list)
+    cpu_start: float = 0.0
+    cpu_end: float = 0.0
 
 
 def pct(values: list[float], q: float) -> float:
@@ -145,19 +154,26 @@ class Player:
         self.http = Http(base, token)
         self.stats = stats
         self.rng = random.Random(index)
+        self.sent = 0
 
-    async def play(self, game_id: int, deadline: float) -> None:
+    async def play(self, game_id: int, deadline: float, via: str = "socket") -> None:
         ws_url = self.ws_base + f"/ws/games/{game_id}/"  # the token in a header, not the URL
         auth = {"Authorization": f"Bearer {self.token}"}
         latest: dict[str, Any] = {"version": -1}
         wake = asyncio.Event()
         acted_at = -1
+        answers: dict[str, asyncio.Future[tuple[int, Any]]] = {}
         async with websockets.connect(ws_url, additional_headers=auth, max_size=2**24) as ws:
 
             async def reader() -> None:
                 async for message in ws:
                     now = time.perf_counter()
                     frame = json.loads(message)
+                    if frame.get("type") == "answer":
+                        waiting = answers.pop(frame.get("client_id"), None)
+                        if waiting is not None and not waiting.done():
+                            waiting.set_result((frame["status"], frame["body"]))
+                        continue
                     if frame.get("type") != "game":
                         continue
                     key = (game_id, frame["version"])
@@ -188,11 +204,27 @@ class Player:
                         start = time.perf_counter()
                         self.stats.sent_at.setdefault(key, start)
                         self.stats.mover.setdefault(key, self.index)
-                        status, body = await self.http.request(
-                            "POST",
-                            f"/api/games/{game_id}/actions",
-                            {"action": action, "version": version},
-                        )
+                        if via == "http":
+                            status, body = await self.http.request(
+                                "POST",
+                                f"/api/games/{game_id}/actions",
+                                {"action": action, "version": version},
+                            )
+                        else:
+                            self.sent += 1
+                            client_id = f"b{self.index}:{self.sent}"
+                            answer = answers[client_id] = asyncio.get_running_loop().create_future()
+                            await ws.send(
+                                json.dumps(
+                                    {
+                                        "type": "action",
+                                        "action": action,
+                                        "version": version,
+                                        "client_id": client_id,
+                                    }
+                                )
+                            )
+                            status, body = await answer
                         self.stats.post_latency.append(time.perf_counter() - start)
                         acted_at = version
                         if status == 200:
@@ -214,28 +246,74 @@ class Player:
                 task.cancel()
 
 
-async def table(players: list[Player], size: int, deadline: float, stats: Stats) -> None:
+async def open_table(players: list[Player], size: int) -> int:
     host, guests = players[0], players[1:]
+    status, doc = await host.http.request(
+        "POST",
+        "/api/games",
+        {
+            "players": size,
+            "invite": [p.username for p in guests],
+            "open_seats": False,
+            "clock": "fast",
+        },
+    )
+    if status != 201:
+        raise RuntimeError(f"could not open a table: {status} {doc}")
+    for guest in guests:
+        status, _ = await guest.http.request("POST", f"/api/games/{doc['id']}/join")
+        if status != 200:
+            raise RuntimeError(f"could not join: {status}")
+    return int(doc["id"])
+
+
+async def table(
+    players: list[Player], size: int, deadline: float, stats: Stats, via: str, first: int
+) -> None:
+    """Play the table's games, the first one already opened, until the deadline."""
+    game_id: int | None = first
     while time.perf_counter() < deadline:
-        status, doc = await host.http.request(
-            "POST",
-            "/api/games",
-            {
-                "players": size,
-                "invite": [p.username for p in guests],
-                "open_seats": False,
-                "clock": "fast",
-            },
-        )
-        if status != 201:
-            raise RuntimeError(f"could not open a table: {status} {doc}")
-        for guest in guests:
-            status, _ = await guest.http.request("POST", f"/api/games/{doc['id']}/join")
-            if status != 200:
-                raise RuntimeError(f"could not join: {status}")
-        await asyncio.gather(*(p.play(doc["id"], deadline) for p in players))
+        if game_id is None:
+            game_id = await open_table(players, size)
+        await asyncio.gather(*(p.play(game_id, deadline, via) for p in players))
+        game_id = None
         if time.perf_counter() < deadline:
             stats.games_finished += 1
+
+
+OPENING = asyncio.Semaphore(20)
+
+
+async def idle_socket(player: Player, game_id: int, stats: Stats, stop: asyncio.Event) -> None:
+    """A socket that only listens (another tab of ``player``'s): the time from a move being
+    sent to its frame arriving here is an upper bound of commit-to-frame."""
+    ws_url = player.ws_base + f"/ws/games/{game_id}/"
+    auth = {"Authorization": f"Bearer {player.token}"}
+    try:
+        async with OPENING:  # a few handshakes at a time
+            ws = await websockets.connect(
+                ws_url, additional_headers=auth, max_size=2**24, compression=None, open_timeout=120
+            )
+    except Exception:
+        stats.idle_failed += 1
+        return
+    async with ws:
+        stats.idle_open += 1
+        stats.idle_peak = max(stats.idle_peak, stats.idle_open)
+        try:
+            while not stop.is_set():
+                try:
+                    message = await asyncio.wait_for(ws.recv(), timeout=0.5)
+                except TimeoutError:
+                    continue
+                now = time.perf_counter()
+                frame = json.loads(message)
+                if frame.get("type") == "game":
+                    sent = stats.sent_at.get((game_id, frame["version"]))
+                    if sent is not None:
+                        stats.idle_latency.append(now - sent)
+        finally:
+            stats.idle_open -= 1
 
 
 # --- set-up -------------------------------------------------------------------------------
@@ -279,6 +357,37 @@ def start_server(
     raise RuntimeError("the server did not start")
 
 
+def group_cpu_seconds(pgid: int) -> float:
+    """CPU seconds (user + system) used so far by the processes of process group ``pgid``
+    (the server and its workers), from ``/proc``; 0 where there is no ``/proc``."""
+    total, tick = 0.0, os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    for entry in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = entry.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid:  # field 5 of stat: the process group
+            total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    return total
+
+
+def group_rss_bytes(pgid: int) -> int:
+    """Resident memory of the processes of process group ``pgid``, from ``/proc``."""
+    total = 0
+    for entry in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = entry.read_text().rsplit(")", 1)[1].split()
+            if int(fields[2]) != pgid:
+                continue
+            status = (entry.parent / "status").read_text()
+        except OSError:
+            continue
+        for line in status.splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1]) * 1024
+    return total
+
+
 def stop_server(proc: subprocess.Popen[bytes]) -> None:
     import signal
 
@@ -292,17 +401,47 @@ def stop_server(proc: subprocess.Popen[bytes]) -> None:
         pass
 
 
-async def run(args: argparse.Namespace, base: str, users: list[tuple[str, str]]) -> Stats:
+async def run(
+    args: argparse.Namespace, base: str, users: list[tuple[str, str]], server_pgid: int = 0
+) -> Stats:
     stats = Stats()
     ws_base = args.ws_url or base.replace("http", "ws", 1)
     players = [Player(i, tok, name, base, ws_base, stats) for i, (name, tok) in enumerate(users)]
+    groups = [players[i : i + args.players] for i in range(0, len(players), args.players)]
+    full = [g for g in groups if len(g) == args.players]
+    firsts = await asyncio.gather(*(open_table(g, args.players) for g in full))
+    # The listening sockets open before the load starts, on the tables' first games.
+    stop = asyncio.Event()
+    idle: list[asyncio.Task[None]] = []
+    for n in range(args.idle_sockets if full else 0):
+        table_no = n % len(full)
+        idle.append(
+            asyncio.create_task(idle_socket(full[table_no][0], firsts[table_no], stats, stop))
+        )
+    while idle and stats.idle_open + stats.idle_failed < len(idle):
+        await asyncio.sleep(0.2)
     start = time.perf_counter()
     deadline = start + args.duration
-    groups = [players[i : i + args.players] for i in range(0, len(players), args.players)]
+    stats.cpu_start = group_cpu_seconds(server_pgid) if server_pgid else 0.0
+
+    async def memory() -> None:  # the server's memory while the load runs
+        while time.perf_counter() < deadline:
+            await asyncio.sleep(1)
+            if server_pgid:
+                stats.rss_during.append(group_rss_bytes(server_pgid))
+
+    watcher = asyncio.create_task(memory())
     await asyncio.gather(
-        *(table(g, args.players, deadline, stats) for g in groups if len(g) == args.players)
+        *(
+            table(g, args.players, deadline, stats, args.via, f)
+            for g, f in zip(full, firsts, strict=True)
+        )
     )
+    stats.cpu_end = group_cpu_seconds(server_pgid) if server_pgid else 0.0
     stats.elapsed = time.perf_counter() - start  # type: ignore[attr-defined]
+    watcher.cancel()
+    stop.set()
+    await asyncio.gather(*idle, return_exceptions=True)
     return stats
 
 
@@ -313,6 +452,20 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=30)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--port", type=int, default=0, help="default: a free port")
+    parser.add_argument(
+        "--idle-sockets",
+        type=int,
+        default=0,
+        help="also hold this many listening sockets, spread over the tables (another tab of "
+        "each table's first player); reports their frames' latency and the server's memory",
+    )
+    parser.add_argument(
+        "--via",
+        choices=["socket", "http"],
+        default="socket",
+        help="how the players send their moves: over their game socket (as the page "
+        "does) or as POST /api/games/<id>/actions",
+    )
     parser.add_argument("--url", help="use a running server instead of starting one")
     parser.add_argument(
         "--ws-url", help="with --url: where the sockets are served, if not at the same address"
@@ -339,7 +492,9 @@ def main() -> None:
             uvloop.install()
         except ImportError:
             pass
-        stats = asyncio.run(run(args, base, users))
+        rss_before = group_rss_bytes(proc.pid) if proc is not None else 0
+        stats = asyncio.run(run(args, base, users, proc.pid if proc is not None else 0))
+        server_cpu = stats.cpu_end - stats.cpu_start
     finally:
         if proc is not None:
             stop_server(proc)
@@ -350,6 +505,7 @@ def main() -> None:
         "clients": args.clients,
         "players_per_table": args.players,
         "server_workers": args.workers,
+        "via": args.via,
         "seconds": round(elapsed, 1),
         "accepted_actions": stats.accepted,
         "actions_per_second": round(stats.accepted / elapsed, 1),
@@ -360,10 +516,32 @@ def main() -> None:
         "socket_p50_ms": round(pct(stats.socket_latency, 0.50), 1),
         "socket_p99_ms": round(pct(stats.socket_latency, 0.99), 1),
         "socket_frames_measured": len(stats.socket_latency),
+        # The server's own CPU per accepted action (all its processes, from /proc): less
+        # sensitive than the rates to other work on the machine.
+        "server_cpu_ms_per_action": round(server_cpu * 1000 / stats.accepted, 2)
+        if stats.accepted and server_cpu
+        else None,
+        "load_average": [round(x, 2) for x in os.getloadavg()],
+        "server_rss_mb_before": round(rss_before / 2**20, 1) if rss_before else None,
+        "server_rss_mb_peak": round(max(stats.rss_during) / 2**20, 1) if stats.rss_during else None,
         "post_mean_ms": round(statistics.fmean(stats.post_latency) * 1000, 1)
         if stats.post_latency
         else None,
     }
+    if args.idle_sockets:
+        grown = max(stats.rss_during, default=0) - rss_before
+        result |= {
+            "idle_sockets": args.idle_sockets,
+            "idle_sockets_open_at_once": stats.idle_peak,
+            "idle_sockets_failed": stats.idle_failed,
+            "idle_frames_measured": len(stats.idle_latency),
+            "idle_p50_ms": round(pct(stats.idle_latency, 0.50), 1),
+            "idle_p99_ms": round(pct(stats.idle_latency, 0.99), 1),
+            # An upper bound: everything the server grew by while the load ran, per socket.
+            "server_kb_per_idle_socket": round(grown / 1024 / args.idle_sockets, 1)
+            if rss_before
+            else None,
+        }
     print(json.dumps(result, indent=2))
 
 

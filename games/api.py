@@ -6,6 +6,7 @@ operation's own error statuses are declared for the schema with ``errors(...)``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -15,7 +16,7 @@ from ninja import Field, Query, Router, Schema, Status
 
 from colorado.api import ApiError, errors, optional_auth, signed_in
 from colorado.throttling import AnonymousRateThrottle, UserRateThrottle
-from games import selectors, services
+from games import db_threads, move_answer, selectors, services
 from games.bots import level_rows
 from games.engine import title_slugs
 from games.errors import BadRequest, Conflict, NotFound, StaleVersion, watch_refused
@@ -186,24 +187,22 @@ def submit_action(request: HttpRequest, game_id: int, payload: SubmitAction) -> 
     """The caller's document after the action, with ``applied_version`` (the version the
     action made) and ``replayed``: a ``client_id`` this seat already used applies nothing
     and answers 200 again with the first time's ``applied_version`` and ``replayed: true``
-    (only accepted moves are kept, so a refused one is simply tried again)."""
-    user = _user(request)
-    game = _call(
-        request,
-        game_id,
-        lambda: services.action_submit(
+    (only accepted moves are kept, so a refused one is simply tried again). The game's
+    socket takes the same action as ``{"type": "action", "action", "version",
+    "client_id"}`` and answers the same (api.md, "Moves over the socket")."""
+    status, body = db_threads.call(
+        functools.partial(
+            move_answer.answer,
             game_id=game_id,
-            user=user,
+            user=_user(request),
             action=payload.action,
             version=payload.version,
             client_id=payload.client_id,
-        ),
+        )
     )
-    return {
-        **selectors.game_document(game=game, user=user),
-        "applied_version": getattr(game, "applied_version", None),
-        "replayed": getattr(game, "replayed", False),
-    }
+    if status != 200:
+        raise ApiError(status, **body)
+    return body
 
 
 @router.get(

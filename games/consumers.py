@@ -17,6 +17,10 @@ its group, ``game-<id>``. Frames are ``{"type": "game", "version", "status", "my
   the version stays the same: a hand-over, a replace vote cast);
 * a client that reconnects sends ``{"type": "hello", "version": n}`` and gets the current
   document with the events after ``n``;
+* a player moves with ``{"type": "action", "action" (or the page's "form"), "version",
+  "client_id"}`` and gets ``{"type": "answer", "client_id", "status", "body"}``: what
+  ``POST /api/games/<id>/actions`` answers, from the same service (``games.move_answer``),
+  run in the process's database threads (``games.db_threads``);
 * group messages are not kept (Redis Pub/Sub): one sent while the channel layer was down is
   lost. So every ``SOCKET_RESYNC_SECONDS`` each server process reads the versions of the
   games its sockets show, in one query, and a socket that is behind and got nothing for a
@@ -31,45 +35,30 @@ its own seat's entry; the seat is re-read with every document (a join, a seat ha
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import logging
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
 from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.db import InterfaceError, OperationalError, connection
+from django.db import InterfaceError, OperationalError
+from django.utils.translation import gettext as _
 
-from games import selectors, services
+from colorado.throttling import UserRateThrottle
+from games import db_threads, move_answer, selectors, services
 from games.models import ChatMessage, Game
 from games.services import frame_key, group_name
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
 
-# Socket reads run in a few threads. With the PostgreSQL pool each job hands its connection
-# back to the pool when it is done; without it (SQLite) the thread keeps its connection.
-_DB_THREADS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="game-socket-db")
-
-
-def _run_db(fn: Callable[..., T], *args: Any) -> T:
-    try:
-        try:
-            return fn(*args)
-        except (InterfaceError, OperationalError):
-            connection.close()  # a broken kept connection: reconnect once
-            return fn(*args)
-    finally:
-        if connection.settings_dict.get("OPTIONS", {}).get("pool"):
-            connection.close()
-
 
 async def database(fn: Callable[..., T], *args: Any) -> T:
-    """Run ``fn(*args)`` (database work) in the socket pool threads."""
-    loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(_DB_THREADS, functools.partial(_run_db, fn, *args))
+    """Run ``fn(*args)`` (database work) in the process's database threads
+    (``games.db_threads``: as many as the connection pool holds)."""
+    return await db_threads.run(fn, *args)
 
 
 CLOSE_NOT_ALLOWED = 4403
@@ -103,6 +92,25 @@ def _load(game_id: int, user: Any) -> tuple[Any, bool, int | None]:
         return None, False, None
     mine = selectors.seat_for_user(game=game, user=user)
     return game, selectors.can_watch(game=game, user=user), mine.seat if mine else None
+
+
+def _answer(
+    game_id: int, user: Any, title: str, message: dict[str, Any]
+) -> tuple[int, dict[str, Any]]:
+
+    return move_answer.answer(
+        game_id=game_id,
+        user=user,
+        action=message.get("action"),
+        version=message.get("version"),
+        client_id=message.get("client_id"),
+        form=message.get("form"),
+        title=title,
+    )
+
+
+#: The same per-player allowance as the HTTP endpoint's, counted in the same bucket.
+MOVE_THROTTLE = UserRateThrottle("1200/min", scope="moves")
 
 
 def _mark_seen_many(marks: dict[tuple[int, int], int]) -> None:
@@ -251,6 +259,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     group: str
     user: Any
     version: int
+    title: str = ""
     seat: int | None = None
     last_sent: float = 0.0  # the loop's clock when this socket last sent something
     joined = False  # a member of the game's group (False: Redis was down when it opened)
@@ -280,6 +289,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_NOT_ALLOWED)
             return
         self.seat = seat
+        self.title = game.title
         await self.join_group()
         await self.accept()
         await self._send_document(since=game.version, mark=True)
@@ -313,6 +323,9 @@ class GameConsumer(AsyncWebsocketConsumer):
         except (ValueError, RecursionError):
             await self._error("bad_message")
             return
+        if isinstance(message, dict) and message.get("type") == "action":
+            await self._act(message)
+            return
         if not isinstance(message, dict) or message.get("type") != "hello":
             await self._error("unknown_message")
             return
@@ -320,6 +333,40 @@ class GameConsumer(AsyncWebsocketConsumer):
         if isinstance(since, bool) or not isinstance(since, int) or not 0 <= since < 2**62:
             since = 0
         await self._send_document(since=since, mark=True)
+
+    async def _act(self, message: dict[str, Any]) -> None:
+        """A move sent over the socket: the same service and the same answer as ``POST
+        /api/games/<id>/actions`` (``games.move_answer``), sent back as ``{"type":
+        "answer", "client_id", "status", "body"}`` — ``status`` and ``body`` are what the
+        HTTP endpoint would answer. The move runs in a database thread; meanwhile this
+        socket's other messages wait, so the answer comes before the frames that follow
+        the move, and the move's own frame is not sent again to the mover."""
+        client_id = message.get("client_id")
+        if self.user is not None and not MOVE_THROTTLE.allow_request(
+            SimpleNamespace(auth=self.user, user=self.user, META={})  # type: ignore[arg-type]
+        ):
+            status, body = (
+                429,
+                {
+                    "code": "throttled",
+                    "message": _("Too many requests; slow down a little."),
+                },
+            )
+        else:
+            status, body = await database(_answer, self.game_id, self.user, self.title, message)
+        text = json.dumps(
+            {
+                "type": "answer",
+                "client_id": client_id if isinstance(client_id, str) else None,
+                "status": status,
+                "body": body,
+            }
+        )
+        async with self.sending:
+            if status == 200:
+                self.version = max(self.version, body["version"])
+                self.seat = body["my_seat"]
+            await self.send(text_data=text)
 
     async def _error(self, code: str) -> None:
         await self.send(text_data=json.dumps({"type": "error", "code": code}))

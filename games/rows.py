@@ -16,8 +16,10 @@ rows, raise a counter that never moves back, ask whether a row exists.
 
 from __future__ import annotations
 
+import contextlib
 import functools
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from django.db import connection
@@ -177,9 +179,117 @@ def _pk(model: type[Model]) -> str:
     return connection.ops.quote_name(model._meta.pk.column)
 
 
+class Batch:
+    """The inserts and updates of a move, collected while ``collecting()`` is open in this
+    thread and sent when it closes: on PostgreSQL as ONE statement (data-modifying
+    ``WITH`` clauses: the inserts, then one ``UPDATE`` per model and set of columns, each
+    row once), elsewhere one statement each, in the order they were made. What the move's
+    code and its receivers read in between comes from the rows in memory, never from the
+    database; a failure raises from the flush and rolls the transaction back."""
+
+    def __init__(self) -> None:
+        self.inserts: list[tuple[Model, Sequence[str]]] = []
+        self.updates: dict[tuple[type[Model], Any], dict[str, Any]] = {}
+
+    def update(self, model: type[Model], pk: Any, values: dict[str, Any]) -> None:
+        self.updates.setdefault((model, pk), {}).update(values)
+
+    def flush(self) -> None:
+        if connection.vendor != "postgresql":
+            for instance, fields in self.inserts:
+                _insert_now(instance, fields)
+            for (model, pk), values in self.updates.items():
+                _update(model, values, f"{_pk(model)} = %s", [pk])
+            return
+        clauses: list[str] = []
+        params: list[Any] = []
+        for i, (instance, fields) in enumerate(self.inserts):
+            sql, inserted = _insert_sql(instance, fields)
+            clauses.append(f"i{i} AS ({sql} RETURNING {_pk(type(instance))})")
+            params += inserted
+        groups: dict[tuple[type[Model], tuple[str, ...]], list[tuple[Any, dict[str, Any]]]] = {}
+        for (model, pk), values in self.updates.items():
+            groups.setdefault((model, tuple(values)), []).append((pk, values))
+        for j, ((model, names), members) in enumerate(groups.items()):
+            clause, updated = _update_group(model, names, members)
+            clauses.append(f"u{j} AS ({clause})")
+            params += updated
+        if not clauses:
+            return
+        selects = " UNION ALL ".join(
+            f"SELECT {i}, {_pk(type(instance))} FROM i{i}"
+            for i, (instance, _f) in enumerate(self.inserts)
+        )
+        sql = f"WITH {', '.join(clauses)} " + (selects or "SELECT NULL, NULL")
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            for i, pk in cursor.fetchall():
+                if i is not None:
+                    instance = self.inserts[i][0]
+                    instance.pk = pk
+                    instance._state.adding = False
+
+
+def _update_group(
+    model: type[Model], names: tuple[str, ...], members: list[tuple[Any, dict[str, Any]]]
+) -> tuple[str, list[Any]]:
+    """One UPDATE of the rows ``members`` (pk, values), all setting the fields ``names``."""
+    if len(members) == 1:
+        pk, values = members[0]
+        terms, one = _equals(model, values)
+        return f"UPDATE {_table(model)} SET {', '.join(terms)} WHERE {_pk(model)} = %s", [*one, pk]
+    meta = model._meta
+    fields: list[Any] = [meta.pk, *(meta.get_field(n) for n in names)]
+    columns = [connection.ops.quote_name(f.column) for f in fields]
+    row = "(" + ", ".join(f"%s::{f.db_type(connection)}" for f in fields) + ")"
+    params: list[Any] = []
+    for pk, values in members:
+        params.append(meta.pk.get_db_prep_save(pk, connection))  # type: ignore[union-attr]
+        params += [
+            meta.get_field(n).get_db_prep_save(values[n], connection)  # type: ignore[union-attr]
+            for n in names
+        ]
+    sets = ", ".join(f"{c} = v.{c}" for c in columns[1:])
+    sql = (
+        f"UPDATE {_table(model)} AS t SET {sets} FROM (VALUES "
+        f"{', '.join([row] * len(members))}) AS v({', '.join(columns)}) "
+        f"WHERE t.{columns[0]} = v.{columns[0]}"
+    )
+    return sql, params
+
+
+_collecting = threading.local()
+
+
+def _batch() -> Batch | None:
+    return getattr(_collecting, "batch", None)
+
+
+@contextlib.contextmanager
+def collecting() -> Iterator[Batch]:
+    """Collect this thread's ``insert``, ``update`` and ``update_pks`` into one ``Batch``,
+    sent when the block ends without an error (inside the caller's transaction)."""
+    if _batch() is not None:
+        raise RuntimeError("already collecting")
+    batch = _collecting.batch = Batch()
+    try:
+        yield batch
+    finally:
+        _collecting.batch = None
+    batch.flush()
+
+
 def insert(instance: Model, fields: Sequence[str]) -> None:
     """INSERT ``instance``'s ``fields`` (auto fields such as ``created_at`` are the caller's
-    to fill) and set its primary key."""
+    to fill) and set its primary key (while ``collecting``: when the batch is sent)."""
+    batch = _batch()
+    if batch is not None:
+        batch.inserts.append((instance, fields))
+        return
+    _insert_now(instance, fields)
+
+
+def _insert_now(instance: Model, fields: Sequence[str]) -> None:
     sql, params = _insert_sql(instance, fields)
     with connection.cursor() as cursor:
         cursor.execute(f"{sql} RETURNING {_pk(type(instance))}", params)
@@ -203,11 +313,20 @@ def upsert(
 def update(instance: Model, fields: Sequence[str]) -> None:
     """UPDATE ``instance``'s row: ``fields`` only, from the instance's values."""
     model = type(instance)
+    batch = _batch()
+    if batch is not None:
+        batch.update(model, instance.pk, _values(instance, fields))
+        return
     _update(model, _values(instance, fields), f"{_pk(model)} = %s", [instance.pk])
 
 
 def update_pks(model: type[Model], pks: Sequence[Any], **values: Any) -> None:
     """UPDATE the rows ``pks`` of ``model``: each gets the same ``values`` (one statement)."""
+    batch = _batch()
+    if batch is not None:
+        for pk in pks:
+            batch.update(model, pk, values)
+        return
     if pks:
         _update(model, values, f"{_pk(model)} IN ({', '.join(['%s'] * len(pks))})", list(pks))
 
@@ -227,3 +346,106 @@ def exists(model: type[Model], **equal: Any) -> bool:
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT 1 FROM {_table(model)} WHERE {' AND '.join(terms)} LIMIT 1", params)
         return cursor.fetchone() is not None
+
+
+def lock_family(
+    model: type[M],
+    pk: int,
+    *,
+    related: str,
+    children: type[Model],
+    parent: str,
+    child_related: str,
+    order_by: str,
+    lookup: tuple[str, list[Any]] | None = None,
+    version: str | None = None,
+) -> tuple[M | None, list[tuple[Any, Any]], bool] | None:
+    """On PostgreSQL, ONE statement that locks the row ``pk`` of ``model`` (its nullable
+    foreign key ``related`` read along) and then every row of ``children`` whose foreign
+    key ``parent`` points at it, in ``order_by`` order (each with its foreign key
+    ``child_related`` read along): the same locks in the same order as ``lock_one`` then
+    ``lock_children`` (the parent's lock is taken first: the children's scan needs its id),
+    in one round trip. ``lookup``: an SQL expression and its parameters computed for each
+    child (``p`` is the parent's row, ``c`` the child's). Returns ``(row, [(child, looked
+    up), …], current)`` (``(None, [], True)`` when there is no such row); ``None`` on
+    other backends (SQLite), where the caller takes the two-statement way.
+
+    The lookup reads the statement's snapshot, taken before the lock was granted: a row a
+    transaction that held the lock committed meanwhile is not in it. ``current`` says
+    whether the snapshot is as new as the locked row: the parent's field ``version`` (a
+    counter every such transaction raises) read without the lock equals the locked
+    row's. When it is not, the caller looks up again in a statement of its own."""
+    if connection.vendor != "postgresql":
+        return None
+    fk = model._meta.get_field(related)
+    child_fk = children._meta.get_field(child_related)
+    target: Any = fk.related_model
+    child_target: Any = child_fk.related_model
+    quote = connection.ops.quote_name
+    own, other = _shape_of(model, "p"), _shape_of(target, "b")
+    kid, kid_other = _shape_of(children, "c"), _shape_of(child_target, "d")
+    extra_sql, extra_params = lookup if lookup is not None else ("NULL", [])
+    seen = (
+        f"SELECT s.{_column(model, version)} FROM {_table(model)} s "
+        f"WHERE s.{_pk(model)} = p.{_pk(model)}"
+        if version is not None
+        else "NULL"
+    )
+    sql = (
+        f"WITH p AS MATERIALIZED (SELECT * FROM {_table(model)} WHERE {_pk(model)} = %s "
+        f"FOR UPDATE), c AS MATERIALIZED (SELECT * FROM {_table(children)} WHERE "
+        f"{_column(children, parent)} = (SELECT {_pk(model)} FROM p) "
+        f"ORDER BY {_column(children, order_by)} FOR UPDATE) "
+        f"SELECT {own.select}, {other.select}, {kid.select}, {kid_other.select}, "
+        f"({extra_sql}), ({seen}) FROM p "
+        f"LEFT JOIN {_table(target)} b ON b.{quote(target._meta.pk.column)} = p.{quote(fk.column)} "
+        f"LEFT JOIN c ON TRUE "
+        f"LEFT JOIN {_table(child_target)} d "
+        f"ON d.{quote(child_target._meta.pk.column)} = c.{quote(child_fk.column)} "
+        f"ORDER BY c.{_column(children, order_by)}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [pk, *extra_params])
+        found = cursor.fetchall()
+    if not found:
+        return None, [], True
+    a, b, c, d = (len(s.fields) for s in (own, other, kid, kid_other))
+    first = found[0]
+    row = own.build(first[:a])
+    current = version is None or first[-1] == getattr(row, version)
+    if first[a] is not None:
+        fk.set_cached_value(row, other.build(first[a : a + b]))  # type: ignore[attr-defined]
+    out: list[tuple[Any, Any]] = []
+    for values in found:
+        if values[a + b] is None:  # no children: one row, NULLs on their side
+            continue
+        child = kid.build(values[a + b : a + b + c])
+        if values[a + b + c] is not None:
+            child_fk.set_cached_value(child, kid_other.build(values[a + b + c : a + b + c + d]))  # type: ignore[attr-defined]
+        out.append((child, values[-2]))
+    return row, out, current
+
+
+def lookup_sql(
+    model: type[Model],
+    value: str,
+    *,
+    parent: tuple[str, type[Model]],
+    child: tuple[str, type[Model], str],
+    equal: dict[str, Any],
+) -> tuple[str, list[Any]]:
+    """A ``lookup`` for ``lock_family``: the field ``value`` of the first row of ``model``
+    whose foreign key ``parent[0]`` is the parent row (of model ``parent[1]``), whose field
+    ``child[0]`` equals the child row's (of model ``child[1]``) field ``child[2]``, and
+    whose fields ``equal`` have these values."""
+    name, parent_model = parent
+    field, child_model, child_field = child
+    terms, params = _equals(model, equal)
+    sql = (
+        f"SELECT x.{_column(model, value)} FROM {_table(model)} x "
+        f"WHERE x.{_column(model, name)} = p.{_pk(parent_model)} "
+        f"AND x.{_column(model, field)} = c.{_column(child_model, child_field)} "
+        + "".join(f"AND x.{term} " for term in terms)
+        + "LIMIT 1"
+    )
+    return sql, params

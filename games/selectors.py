@@ -187,6 +187,7 @@ def move_frames(*, game: Game, move: Move, state: Any) -> dict[int | None, dict[
     ``game_document``/``game_log`` give that seat; each socket passes on its own seat's."""
     seats = _seats(game)
     frames: dict[int | None, dict[str, Any]] = {}
+    documents: dict[int | None, dict[str, Any]] = {}
     for mine in [*(s for s in seats if s.seat is not None), None]:
         number = mine.seat if mine is not None else None
         events = [
@@ -194,7 +195,10 @@ def move_frames(*, game: Game, move: Move, state: Any) -> dict[int | None, dict[
             for e in move.events
             if _visible(e, number)
         ]
-        frames[number] = socket_frame(_document(game, seats, mine, state), events)
+        documents[number] = _document(game, seats, mine, state)
+        frames[number] = socket_frame(documents[number], events)
+    # The mover's answer is one of these documents (games.move_answer): built once.
+    game._move_documents = documents  # type: ignore[attr-defined]
     return frames
 
 

@@ -502,6 +502,54 @@ def _applied_version(
     return moves.values_list("version", flat=True).first()
 
 
+def _lock_move_rows(
+    game_id: Any, client_id: str | None, *, user: Any, seat: int | None
+) -> tuple[Game, list[Seat] | None, int | None]:
+    """Lock the game and its seats (with their users) and find the version this seat
+    made with ``client_id``, if it made one. On PostgreSQL in one statement
+    (``rows.lock_family``); elsewhere the game first, and the seats later (``None``)."""
+    lookup = None
+    if client_id is not None:
+        lookup = rows.lookup_sql(
+            Move,
+            "version",
+            parent=("game", Game),
+            child=("seat", Seat, "seat"),
+            equal={"client_id": client_id},
+        )
+    family = rows.lock_family(
+        Game,
+        _check_id(game_id),
+        related="created_by",
+        children=Seat,
+        parent="game",
+        child_related="user",
+        order_by="seat",
+        lookup=lookup,
+        version="version",
+    )
+    if family is None:  # SQLite: the statements one by one
+        game = _locked(game_id)
+        applied = None
+        if client_id is not None:
+            applied = _applied_version(game, client_id=client_id, user=user, seat=seat)
+        return game, None, applied
+    found, children, current = family
+    if found is None:
+        raise NotFound()
+    applied = None
+    if client_id is not None and not current:  # a move committed while we waited
+        applied = _applied_version(found, client_id=client_id, user=user, seat=seat)
+    elif client_id is not None:
+        signed_in = user is not None and getattr(user, "is_authenticated", False)
+        for child, version in children:
+            if version is not None and (
+                child.seat == seat if seat is not None else signed_in and child.user_id == user.pk
+            ):
+                applied = int(version)
+    return found, [child for child, _version in children], applied
+
+
 def action_submit(
     *,
     game_id: int,
@@ -556,21 +604,23 @@ def action_submit(
         raise BadRequest(_("The action must be a JSON object."), code="bad_action")
 
     with transaction.atomic():
-        game = _locked(game_id)
-        if client_id is not None:
-            applied = _applied_version(game, client_id=client_id, user=user, seat=seat)
-            if applied is not None:
-                game.applied_version = applied  # type: ignore[attr-defined]
-                game.replayed = True  # type: ignore[attr-defined]
-                return game
+        game, locked_seats, applied = _lock_move_rows(game_id, client_id, user=user, seat=seat)
+        if applied is not None:
+            game.applied_version = applied  # type: ignore[attr-defined]
+            game.replayed = True  # type: ignore[attr-defined]
+            return game
         if game.status != Game.Status.RUNNING:
             if game.status == Game.Status.OPEN:
                 raise Conflict(_("The game has not started yet."), code="not_running")
             raise Conflict(_("This game is over."), code="game_over")
         # Seats locked with the game (lock order: game, seats, user): the clocks and the
         # notifications of this move read them from ``game._locked_seats``, not again.
-        seats = rows.lock_children(
-            Seat, parent="game", parent_id=game.pk, related="user", order_by="seat"
+        seats = (
+            locked_seats
+            if locked_seats is not None
+            else rows.lock_children(
+                Seat, parent="game", parent_id=game.pk, related="user", order_by="seat"
+            )
         )
         row = _resolve_seat(seats, user=user, seat=seat, actor=actor)
         if actor == Move.Actor.PLAYER and row.resigned:
@@ -618,42 +668,46 @@ def action_submit(
             user_id=user.pk if user is not None and user.is_authenticated else row.user_id,
             created_at=now,
         )
-        rows.insert(move, MOVE_FIELDS)
-        game.state = engine.dump(new_state)
-        game.version = new_version
-        game.applied_version = new_version  # type: ignore[attr-defined]
-        game.replayed = False  # type: ignore[attr-defined]
-        game.to_act = sorted(engine.to_act(new_state))
-        game.updated_at = now
-        fields = ["state", "version", "to_act", "updated_at"]
-        over = engine.is_over(new_state)
-        if over:
-            scores = list(engine.result(new_state))
-            ranks = competition_ranks(scores)
-            game.result = {"scores": scores, "ranks": ranks}
-            game.status = Game.Status.FINISHED
-            game.finished_at = now
-            fields += ["result", "status", "finished_at"]
-            for s in seats:
-                if s.seat is not None:
-                    s.final_score = scores[s.seat]
-                    s.final_rank = ranks[s.seat]
-            Seat.objects.bulk_update(seats, ["final_score", "final_rank"])
-        rows.update(game, fields)
-        if changed:
-            rows.update_pks(Seat, changed, decision_version=new_version)
-            for s in seats:
-                if s.pk in changed:
-                    s.decision_version = new_version
-        game._prefetched_seats = seats  # type: ignore[attr-defined]  # read by the selectors
-        game._locked_seats = seats  # type: ignore[attr-defined]  # read by the receivers
-        game_advanced.send(
-            sender=Game,
-            game=game,
-            move=move,
-            previous_to_act=previous_to_act,
-            to_act=frozenset(game.to_act),
-        )
+        # The move's writes, its receivers' included, go to the database as one statement
+        # on PostgreSQL when the block ends (``rows.collecting``); meanwhile everything
+        # reads the rows in memory.
+        with rows.collecting():
+            rows.insert(move, MOVE_FIELDS)
+            game.state = engine.dump(new_state)
+            game.version = new_version
+            game.applied_version = new_version  # type: ignore[attr-defined]
+            game.replayed = False  # type: ignore[attr-defined]
+            game.to_act = sorted(engine.to_act(new_state))
+            game.updated_at = now
+            fields = ["state", "version", "to_act", "updated_at"]
+            over = engine.is_over(new_state)
+            if over:
+                scores = list(engine.result(new_state))
+                ranks = competition_ranks(scores)
+                game.result = {"scores": scores, "ranks": ranks}
+                game.status = Game.Status.FINISHED
+                game.finished_at = now
+                fields += ["result", "status", "finished_at"]
+                for s in seats:
+                    if s.seat is not None:
+                        s.final_score = scores[s.seat]
+                        s.final_rank = ranks[s.seat]
+                Seat.objects.bulk_update(seats, ["final_score", "final_rank"])
+            rows.update(game, fields)
+            if changed:
+                rows.update_pks(Seat, changed, decision_version=new_version)
+                for s in seats:
+                    if s.pk in changed:
+                        s.decision_version = new_version
+            game._prefetched_seats = seats  # type: ignore[attr-defined]  # read by the selectors
+            game._locked_seats = seats  # type: ignore[attr-defined]  # read by the receivers
+            game_advanced.send(
+                sender=Game,
+                game=game,
+                move=move,
+                previous_to_act=previous_to_act,
+                to_act=frozenset(game.to_act),
+            )
         if over:
             game_finished.send(sender=Game, game=game)
         bot_due = bot_players.bot_to_act(game, seats) is not None

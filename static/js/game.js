@@ -51,6 +51,68 @@
   }
 
   /* ---------------- posting ---------------- */
+  /* Moves go over the page's socket when it is open ({"type": "action", "form", "version",
+   * "client_id"}; the server answers {"type": "answer", "client_id", "status", "body"} with
+   * what the HTTP endpoint would answer), else — or when no answer comes in time — as a
+   * POST of the form carrying the same client_id, so a move is never made twice. */
+  var Transport = {
+    waiting: {},  // client_id -> function(answer)
+    timeout: 8000,
+    open: function () { return !!socket && socket.readyState === 1; },
+    newId: function () { return "page:" + Date.now().toString(36) + ":" + Math.random().toString(36).slice(2, 10); },
+    formFields: function (body) {
+      var fields = {};
+      body.forEach(function (value, key) {
+        if (key === "csrfmiddlewaretoken" || key === "version" || key === "client_id" || typeof value !== "string") return;
+        (fields[key] = fields[key] || []).push(value);
+      });
+      return fields;
+    },
+    /* A promise of {ok, data}, as the HTTP path gives; rejected when the socket cannot. */
+    act: function (body, clientId) {
+      var self = this;
+      return new Promise(function (resolve, reject) {
+        if (!self.open()) { reject(new Error("socket closed")); return; }
+        var timer = window.setTimeout(function () { delete self.waiting[clientId]; reject(new Error("no answer")); }, self.timeout);
+        self.waiting[clientId] = function (answer) {
+          window.clearTimeout(timer);
+          if (answer === null) { reject(new Error("socket closed")); return; }
+          resolve({ ok: answer.status >= 200 && answer.status < 300, data: answer.body || {} });
+        };
+        var version = body.get("version");
+        try {
+          socket.send(JSON.stringify({ type: "action", form: self.formFields(body), client_id: clientId,
+            version: version === null || version === "" ? null : Number(version) }));
+        } catch (e) { delete self.waiting[clientId]; window.clearTimeout(timer); reject(e); }
+      });
+    },
+    answered: function (msg) {
+      var done = this.waiting[msg.client_id];
+      if (!done) return;
+      delete this.waiting[msg.client_id];
+      done(msg);
+    },
+    closed: function () {  // the socket went down: every waiting move goes over HTTP
+      var waiting = this.waiting;
+      this.waiting = {};
+      Object.keys(waiting).forEach(function (k) { waiting[k](null); });
+    },
+    post: function (form, body) {
+      return fetch(form.action, {
+        method: "POST", body: body, credentials: "same-origin",
+        headers: { Accept: "application/json", "X-CSRFToken": csrf() }
+      }).then(function (r) {
+        return r.json().then(function (d) { return { ok: r.ok, data: d }; });
+      });
+    },
+    send: function (form, body) {
+      if (form.dataset.ajax === "chat") return this.post(form, body);
+      var self = this, clientId = this.newId();
+      body.set("client_id", clientId);
+      if (!this.open()) return this.post(form, body);
+      return this.act(body, clientId).catch(function () { return self.post(form, body); });
+    }
+  };
   var posting = 0;
   var lastMoveFrom = -1;  // the version my last accepted move was sent with
   var moveHold = false;   // a move is on its way, or the panels do not show its table yet
@@ -68,12 +130,7 @@
     if (form.elements.version) body.set("version", String(state.version));
     $all("button", form).forEach(function (b) { b.disabled = true; });
     showError("");
-    fetch(form.action, {
-      method: "POST", body: body, credentials: "same-origin",
-      headers: { Accept: "application/json", "X-CSRFToken": csrf() }
-    }).then(function (r) {
-      return r.json().then(function (d) { return { ok: r.ok, data: d }; });
-    }).then(function (res) {
+    Transport.send(form, body).then(function (res) {
       posting -= 1;
       $all("button", form).forEach(function (b) { b.disabled = false; });
       if (!res.ok) {
@@ -214,9 +271,10 @@
     socket.onmessage = function (ev) {
       var msg; try { msg = JSON.parse(ev.data); } catch (e) { return; }
       if (msg.type === "game") receive(msg);
+      else if (msg.type === "answer") Transport.answered(msg);
       else if (msg.type === "chat") refreshPanels();
     };
-    socket.onclose = function () { setLive(false); schedule(); };
+    socket.onclose = function () { Transport.closed(); setLive(false); schedule(); };
   }
   function schedule() {
     retry = Math.min(retry + 1, 4);
@@ -224,7 +282,7 @@
   }
 
   window.GameTable = { state: state, receive: receive, refreshPanels: refreshPanels, busy: busy,
-    submit: submit, legal: legal, showError: showError, board: boardEl,
+    submit: submit, legal: legal, showError: showError, board: boardEl, transport: Transport,
     debug: function () { return { refreshing: refreshing, again: again, posting: posting, act: ($(".act") || {dataset: {}}).dataset.version, version: state.version }; } };
   titles.forEach(function (t) { if (t.start) t.start(window.GameTable); });
   wirePanels();

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""The move path alone, without HTTP or sockets (not a timed test).
+
+Plays ``--games`` four-player games of random legal moves through
+``games.move_answer.answer`` (the service both the socket and the HTTP endpoint call: the
+move's transaction, the frames of every seat published to the channel layer, the mover's
+answer) in one thread, and prints per move: the calling thread's CPU time, the wall time,
+and the SQL statements sent through Django (``BEGIN`` and ``COMMIT`` not counted). CPU
+time of one thread is much less sensitive to other work on the machine than a
+rate, so two versions of the move path can be compared on a busy machine.
+
+    DATABASE_URL=postgres://… REDIS_URL=redis://… .venv/bin/python bench/move_path.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=6)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "colorado.settings")
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.db import connection
+
+    from accounts.models import User
+    from games import move_answer, selectors, services
+    from games.models import Game
+
+    statements = [0]
+
+    def count(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        statements[0] += 1
+        return execute(sql, params, many, context)
+
+    users = [User.objects.get_or_create(username=f"bench-move-{i}")[0] for i in range(args.players)]
+    rng = random.Random(args.seed)
+    cpu, wall, sql = [], [], []
+    for _ in range(args.games):
+        game = services.game_create(
+            creator=users[0], players=args.players, invite=[u.username for u in users[1:]]
+        )
+        for user in users[1:]:
+            game = services.game_join(game_id=game.pk, user=user)
+        while game.status == Game.Status.RUNNING:
+            game.refresh_from_db()
+            docs = [(u, selectors.game_document(game=game, user=u)) for u in users]
+            due = [(u, d) for u, d in docs if d["my_seat"] in d["to_act"] and d["legal_actions"]]
+            if not due:
+                break
+            user, doc = rng.choice(due)
+            action = rng.choice(doc["legal_actions"])
+            statements[0] = 0
+            c0, w0 = time.thread_time(), time.perf_counter()
+            with connection.execute_wrapper(count):
+                status, _body = move_answer.answer(
+                    game_id=game.pk,
+                    user=user,
+                    action=action,
+                    version=doc["version"],
+                    client_id=f"m{rng.random()}",
+                )
+            cpu.append(time.thread_time() - c0)
+            wall.append(time.perf_counter() - w0)
+            sql.append(statements[0])
+            if status != 200:
+                raise SystemExit(f"refused: {status} {_body}")
+            game.refresh_from_db()
+    print(
+        json.dumps(
+            {
+                "moves": len(cpu),
+                "cpu_ms_mean": round(statistics.fmean(cpu) * 1000, 3),
+                "cpu_ms_median": round(statistics.median(cpu) * 1000, 3),
+                "wall_ms_median": round(statistics.median(wall) * 1000, 3),
+                "statements_mean": round(statistics.fmean(sql), 2),
+                "statements_max": max(sql),
+                "load_average": [round(x, 2) for x in os.getloadavg()],
+            },
+            indent=2,
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
