@@ -275,3 +275,33 @@ def test_every_catalogue_is_compiled_and_complete() -> None:
         assert entries
         assert all(entry.translated and not entry.fuzzy for entry in entries), language
         assert po.with_suffix(".mo").exists()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_an_account_mail_is_written_in_the_account_holders_language(
+    language: str, readers: Callable[[str], User]
+) -> None:
+    """A password reset asked from an English browser still reaches a French player in
+    French: the mail follows the account, not whoever typed the address."""
+    from allauth.account.models import EmailAddress
+
+    from notifications.models import OutboxMail
+
+    reader, english_reader = readers(language), readers("en")
+    for user in (reader, english_reader):
+        EmailAddress.objects.create(user=user, email=user.email, primary=True, verified=True)
+        response = Client().post(
+            "/accounts/password/reset/", {"email": user.email}, HTTP_ACCEPT_LANGUAGE="en"
+        )
+        assert response.status_code == 302
+    theirs = OutboxMail.objects.get(to=reader.email)
+    english = OutboxMail.objects.get(to=english_reader.email)
+    assert theirs.subject != english.subject
+    names = [reader.username, english_reader.username]
+    lines = set(english.body_text.splitlines())
+    left = [
+        line
+        for line in theirs.body_text.splitlines()
+        if line in lines and re.search(r"[A-Za-z]{3,}", _strip(line, names))
+    ]
+    assert left == []
