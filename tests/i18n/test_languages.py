@@ -12,6 +12,7 @@ translation.
 from __future__ import annotations
 
 import re
+import zoneinfo
 from collections.abc import Callable, Iterator
 from datetime import timedelta
 from html.parser import HTMLParser
@@ -85,7 +86,18 @@ def kept_as_english(language: str) -> set[str]:
     return kept
 
 
+def kept_patterns(language: str) -> list[re.Pattern[str]]:
+    """The kept messages with placeholders, as patterns of the text they render to."""
+    patterns = []
+    for msgid in kept_as_english(language):
+        parts = re.split(r"%\([^)]+\)[sdif]|%[sdif]|\{[A-Za-z_]+\}", msgid)
+        if len(parts) > 1:
+            patterns.append(re.compile(".+?".join(re.escape(part) for part in parts)))
+    return patterns
+
+
 def english_left(english: str, translated: str, *, language: str, names: list[str]) -> list[str]:
+    patterns = kept_patterns(language)
     allowed = sorted(
         [*PROPER_NAMES, *names, settings.SITE_NAME, settings.SITE_SHORT_NAME]
         + [name for _code, name in settings.LANGUAGES]
@@ -94,14 +106,16 @@ def english_left(english: str, translated: str, *, language: str, names: list[st
         reverse=True,
     )
     english_texts = set(visible_texts(english))
+    zones = {name.replace("_", " ") for name in zoneinfo.available_timezones()}
     left = []
     for text in visible_texts(translated):
-        if text not in english_texts:
+        if text not in english_texts or text in zones or any(p.fullmatch(text) for p in patterns):
             continue
         rest = text
         for word in allowed:
             if word:
                 rest = rest.replace(word, " ")
+        rest = re.sub(r"[A-Za-z_]+/[A-Za-z_/+-]+", " ", rest)  # a time zone's name
         if re.search(r"[A-Za-z]{2,}", rest):
             left.append(text)
     return sorted(set(left))
