@@ -319,3 +319,26 @@ def test_an_account_mail_is_written_in_the_account_holders_language(
         if line in lines and re.search(r"[A-Za-z]{3,}", _strip(line, names))
     ]
     assert left == []
+
+
+def test_a_mail_is_written_in_the_recipients_language_whatever_the_sender_speaks(
+    readers: Callable[[str], User],
+) -> None:
+    """A Celery worker (or a request) running in one language sends a turn mail to a player
+    of another: subject and body are in the player's language."""
+    from django.utils import translation
+
+    french, english = readers("fr"), readers("en")
+    game = services.game_create(
+        creator=french, players=2, options={"flags": "random"}, invite=[english.username]
+    )
+    django_mail.outbox.clear()
+    with translation.override("ja"):
+        services.game_join(game_id=game.pk, user=english)
+        mail.turn_mails_queue(
+            now=timezone.now() + timedelta(seconds=settings.TURN_EMAIL_DELAY_SECONDS)
+        )
+    by_reader = {message.to[0]: message for message in django_mail.outbox}
+    assert by_reader[english.email].subject.startswith("Your turn: ")
+    assert by_reader[french.email].subject.startswith("À vous de jouer")
+    assert "make your sealed bid of cowboys" in by_reader[english.email].body
