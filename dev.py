@@ -65,6 +65,20 @@ def ensure_env() -> None:
     stamp.write_text(digest)
 
 
+def compile_catalogues() -> None:
+    """Compile the translation catalogues (``locale/*/LC_MESSAGES/*.po``) whose ``.mo`` is
+    missing or out of date; standard library only, so no GNU gettext is needed."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("catalogues", ROOT / "scripts" / "catalogues.py")
+    if spec is None or spec.loader is None:
+        raise SystemExit("scripts/catalogues.py is missing")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    if module.compile_all():
+        say("compiled the translation catalogues")
+
+
 def manage(*args: str, env: dict[str, str]) -> None:
     subprocess.run([str(PY), str(ROOT / "manage.py"), *args], check=True, env=env, cwd=ROOT)
 
@@ -185,6 +199,7 @@ def supervise(parts: list[Part], stop: Stop) -> int:
 
 def run() -> int:
     ensure_env()
+    compile_catalogues()
     env = base_env()
     port = env.setdefault("PORT", "8000")
     manage("migrate", "--noinput", env=env)
@@ -254,6 +269,7 @@ def run() -> int:
 
 def test(args: list[str]) -> int:
     ensure_env()
+    compile_catalogues()
     env = base_env()
     env.setdefault("DJANGO_ENV", "test")
     return subprocess.call([str(PY), "-m", "pytest", *args], env=env, cwd=ROOT)
@@ -268,6 +284,7 @@ def main(argv: list[str]) -> int:
         return run()
     if argv[0] == "install":
         ensure_env()
+        compile_catalogues()
         return 0
     return test(argv[1:])
 

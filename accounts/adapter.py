@@ -18,6 +18,7 @@ from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core import context as allauth_context
 from django import forms
 from django.contrib.sites.shortcuts import get_current_site
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.names import name_taken
@@ -77,5 +78,10 @@ class AccountAdapter(DefaultAccountAdapter):
         request = allauth_context.request
         ctx = {"request": request, "email": email, "current_site": SiteNamed(request)}
         ctx.update(context)
-        message = self.render_mail(template_prefix, email, ctx)
+        # A mail to an existing account (password reset, "account already exists") is
+        # written in that person's language; otherwise in the language of the request.
+        user = context.get("user")
+        language = getattr(user, "language", "") or translation.get_language()
+        with translation.override(language):
+            message = self.render_mail(template_prefix, email, ctx)
         outbox_add(message, template=template_prefix)

@@ -1,4 +1,5 @@
-"""Apply a signed-in user's own language and time zone to the request."""
+"""Apply a signed-in user's own language and time zone to the request (a visitor gets the
+browser's language through ``LocaleMiddleware`` and its time zone from the ``tz`` cookie)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from collections.abc import Callable
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone, translation
+
+from accounts.views_language import visitor_time_zone
 
 
 class UserPreferencesMiddleware:
@@ -28,6 +31,10 @@ class UserPreferencesMiddleware:
                 timezone.activate(zoneinfo.ZoneInfo(user.time_zone or "UTC"))
             except (zoneinfo.ZoneInfoNotFoundError, ValueError):
                 timezone.deactivate()
+        else:
+            zone = visitor_time_zone(request)
+            if zone is not None:
+                timezone.activate(zone)
         try:
             return self.get_response(request)
         finally:

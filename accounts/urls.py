@@ -1,6 +1,6 @@
 from django.urls import path
 
-from accounts import views
+from accounts import views, views_language
 
 urlpatterns = [
     path("accounts/settings/", views.settings_view, name="settings"),
@@ -9,6 +9,7 @@ urlpatterns = [
         views.token_revoke,
         name="token_revoke",
     ),
+    path("language/", views_language.language_set, name="language_set"),
     path("users/<str:username>/", views.profile, name="profile"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
     path("leaderboard/<slug:game>/", views.leaderboard, name="leaderboard_game"),

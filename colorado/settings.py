@@ -10,8 +10,6 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from django.utils.translation import gettext_lazy as _
-
 from colorado import env
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -148,8 +146,16 @@ ACCOUNT_RATE_LIMITS = {
 }
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English"))]
+# Each language is listed in its own name (the switcher shows it to people who read it).
+LANGUAGES = [
+    ("en", "English"),
+    ("fr", "Français"),
+    ("de", "Deutsch"),
+    ("es", "Español"),
+    ("ja", "日本語"),
+]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+FORMAT_MODULE_PATH = ["colorado.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -214,7 +214,10 @@ def notification_send(
             row = Notification.objects.select_for_update().get(key=key)
             if row.sent_at is not None:
                 return False
-            mail = build()
+            # The subject and the words in the context are written in the recipient's
+            # language, whatever language the task or request that sends it runs in.
+            with translation.override(user.language or settings.LANGUAGE_CODE):
+                mail = build()
             if mail is None:
                 if row.error:  # not needed after all: no longer a failed mail to retry
                     row.error = ""

@@ -16,6 +16,14 @@ import pytest
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Compile the translation catalogues, as ``dev.py`` does, so a bare ``pytest`` run
+    sees the same languages as ``python3 dev.py test``."""
+    from scripts.catalogues import compile_all
+
+    compile_all()
+
+
 def _missing(reason: str) -> None:
     if REQUIRE_SERVICES:
         pytest.fail(f"REQUIRE_SERVICES=1 but {reason}", pytrace=False)

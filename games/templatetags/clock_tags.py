@@ -24,6 +24,7 @@ from django.utils import formats, timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from games.clocks.arithmetic import zone
 
@@ -61,7 +62,9 @@ def deadline_text(value: datetime | None, viewer: Any = None) -> str:
     tz = viewer_zone(viewer)
     local = value.astimezone(tz)
     return _("%(when)s (%(zone)s)") % {
-        "when": formats.date_format(local, "D j M, H:i"),
+        # Translators: a deadline's date and time, in Django's date format letters
+        # (https://docs.djangoproject.com/en/5.2/ref/templates/builtins/#date).
+        "when": formats.date_format(local, pgettext("deadline format", "D j M, H:i")),
         "zone": getattr(tz, "key", "UTC"),
     }
 
