@@ -11,15 +11,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop, ngettext
 
+# Marked for the catalogues here, translated where they are shown (``card_words``).
 PATTERNS = {
-    "single": "one star",
-    "neighbour": "two neighbouring stars",
-    "diagonal": "two diagonal stars",
-    "gap": "two stars, one cell apart",
-    "knight": "two stars, a knight's step apart",
-    "long": "two stars, two cells apart",
+    "single": gettext_noop("one star"),
+    "neighbour": gettext_noop("two neighbouring stars"),
+    "diagonal": gettext_noop("two diagonal stars"),
+    "gap": gettext_noop("two stars, one cell apart"),
+    "knight": gettext_noop("two stars, a knight's step apart"),
+    "long": gettext_noop("two stars, two cells apart"),
 }
 
 

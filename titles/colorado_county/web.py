@@ -124,7 +124,11 @@ class ColoradoCountyWeb(WebTitle):
                 "after": _("after this claim"),
                 "explain": _("Points each player would score if the round were valued now."),
             },
-            "bid_strings": {"some": _("Bid %(n)s cowboys"), "none": _("Bid nothing")},
+            "bid_strings": {
+                "one": _("Bid 1 cowboy"),
+                "some": _("Bid %(n)s cowboys"),
+                "none": _("Bid nothing"),
+            },
         }
 
     def page_context(

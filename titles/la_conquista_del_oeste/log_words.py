@@ -201,7 +201,12 @@ LINES: dict[str, Callable[[Event, Callable[[Any], str]], str]] = {
             "where": prison_words(e.get("prison")),
             "city": city_name(e.get("city")),
             "lost": (
-                _(" and loses %(n)s revolver cards") % {"n": e["revolvers_lost"]}
+                ngettext(
+                    " and loses %(n)s revolver card",
+                    " and loses %(n)s revolver cards",
+                    e["revolvers_lost"],
+                )
+                % {"n": e["revolvers_lost"]}
                 if e.get("revolvers_lost")
                 else ""
             ),

@@ -245,7 +245,7 @@
       var update = function () {
         var n = $all("input[name=cowboys]:checked", bidForm).length;
         var b = $("#bid-submit");
-        if (b) b.textContent = n ? state.bid_strings.some.replace("%(n)s", n) : state.bid_strings.none;
+        if (b) b.textContent = n === 1 ? state.bid_strings.one : n ? state.bid_strings.some.replace("%(n)s", n) : state.bid_strings.none;
       };
       $all("input[name=cowboys]", bidForm).forEach(function (i) {
         i.addEventListener("change", function () { remember(bidForm, false); update(); });
