@@ -4,6 +4,13 @@ from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+#: The names the site gives its bot accounts (games.bots.bot_account), by bot kind.
+BOT_NAMES = {
+    "random": _("Random bot"),
+    "greedy": _("Greedy bot"),
+    "search": _("Search bot"),
+}
+
 
 class User(AbstractUser):
     class EmailNotifications(models.TextChoices):
@@ -38,10 +45,16 @@ class User(AbstractUser):
         verbose_name_plural = _("users")
 
     def __str__(self) -> str:
-        return self.display_name or self.username
+        return self.shown_name
 
     @property
     def shown_name(self) -> str:
+        """The name pages show: the display name, else the username; a bot still under the
+        name the site gave it is named in the reader's language ("Bot glouton")."""
+        if self.is_bot and self.display_name == f"{self.bot_kind.capitalize()} bot":
+            name = BOT_NAMES.get(self.bot_kind)
+            if name is not None:
+                return str(name)
         return self.display_name or self.username
 
 

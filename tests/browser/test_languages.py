@@ -44,6 +44,10 @@ def test_the_game_page_reads_well_in_each_language(
         wide = page.evaluate(
             """() => [...document.querySelectorAll('body *')]
                 .filter(e => e.getBoundingClientRect().right > innerWidth + 1)
+                .filter(e => { for (let a = e.parentElement; a; a = a.parentElement) {
+                  const o = getComputedStyle(a).overflowX;
+                  if (o === 'auto' || o === 'scroll' || o === 'hidden') return false; }
+                  return true; })
                 .slice(0, 5)
                 .map(e => e.tagName + '.' + e.className + ' ' + e.textContent.slice(0, 40))"""
         )
