@@ -25,9 +25,9 @@ and no land sale; ``playout_action`` is the cheap default policy of the playouts
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
+from .. import Generator
 from . import board, rules, views
 from .data import CARDS, COLOURS, DATA
 from .greedy_bot import GreedyBot, Position, bid_cowboys
@@ -44,7 +44,7 @@ MAX_BID = 6
 _GREEDY = GreedyBot()
 
 
-def determinise(s: State, seat: int, rng: random.Random) -> State:
+def determinise(s: State, seat: int, rng: Generator) -> State:
     t = s.copy()
     _redeal_cowboys(s, t, seat, rng)
     _redeal_cards(s, t, rng)
@@ -54,7 +54,7 @@ def determinise(s: State, seat: int, rng: random.Random) -> State:
     return t
 
 
-def _redeal_cowboys(s: State, t: State, seat: int, rng: random.Random) -> None:
+def _redeal_cowboys(s: State, t: State, seat: int, rng: Generator) -> None:
     pool = board.bits(ALL_COWBOYS & ~s.hands[seat])
     rng.shuffle(pool)
     for o in range(s.n):
@@ -72,7 +72,7 @@ def _redeal_cowboys(s: State, t: State, seat: int, rng: random.Random) -> None:
     t.bag = bag
 
 
-def _redeal_cards(s: State, t: State, rng: random.Random) -> None:
+def _redeal_cards(s: State, t: State, rng: Generator) -> None:
     unseen = [*s.stack, *(c for pile in s.piles for c in pile)]
     in_stack = [0, 0, 0, 0]
     for c in s.stack:
@@ -200,7 +200,7 @@ NEAR_CHANCE = 0.7
 playout claim is the one that adds most cells next to them."""
 
 
-def playout_action(s: State, seat: int, rng: random.Random) -> Action:
+def playout_action(s: State, seat: int, rng: Generator) -> Action:
     """A cheap move: a flag cell, next to the seat's markers 70 % of the time; a random bid
     of 0-3 cowboys (the highest and the lowest); a claim, 70 % of the time the one adding
     most cells and most cells next to the seat's markers; never a sale or interest in one."""
