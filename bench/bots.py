@@ -7,10 +7,13 @@ against ``random``, with fixed seeds.
     python bench/bots.py --iterations 200          # no clock: reproducible figures
 
 Seats: like ``simulate``, game ``i`` seats the bots in the given order shifted by ``i``
-(cycling when there are more seats than names), so each bot takes every seat in turn.
+(cycling when there are more seats than names), so each bot takes every seat in turn;
+``--bots search,greedy,greedy`` seats one search bot against two greedy ones.
 Game ``i`` uses the engine seed ``"<seed>:<i>"``, seat ``p`` the generator
-``random.Random("<seed>:<i>:<p>")``. A game is a win for every bot sharing the top score
-(``wins``); ``win_share`` counts a k-way tie as 1/k. For the search bot every decision
+``random.Random("<seed>:<i>:<p>")``. A game is a win for every seat sharing the top score;
+``wins`` counts them per bot, ``win_rate`` is wins per seat played (``seat_games``) and
+``win_share`` the same counting a k-way tie as 1/k, to compare with ``even_share``
+(1 / players). For the search bot every decision
 with more than one candidate is timed: mean and p95 move seconds, mean iterations per
 move and iterations per second (all wall clock; the CPU time of the run is printed too,
 because other processes on a shared machine slow the wall clock down). ``--workers``
@@ -156,8 +159,10 @@ def summary(
         "budget": {"seconds": args.seconds, "iterations": args.iterations},
         "workers": args.workers,
         "wins": wins,
-        "win_rate": {n: round(wins[n] / len(games), 4) for n in names if seats[n]},
-        "win_share": {n: round(share[n] / len(games), 4) for n in names if seats[n]},
+        "seat_games": seats,
+        "win_rate": {n: round(wins[n] / seats[n], 4) for n in names if seats[n]},
+        "win_share": {n: round(share[n] / seats[n], 4) for n in names if seats[n]},
+        "even_share": round(1 / args.players, 4),
         "mean_score": {n: round(statistics.fmean(v), 2) for n, v in scores.items() if v},
         "seconds": round(seconds, 1),
         "cpu_seconds": round(cpu_seconds, 1),

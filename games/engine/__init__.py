@@ -10,7 +10,6 @@ else in ``games.engine`` imports a title package.
 from __future__ import annotations
 
 import importlib
-import random
 import threading
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -21,6 +20,7 @@ if TYPE_CHECKING:
 __all__ = [
     "TITLE_PACKAGES",
     "Determinising",
+    "Generator",
     "IllegalAction",
     "OptionSpec",
     "Rules",
@@ -111,6 +111,19 @@ class Rules(Protocol):
     def load(self, data: Mapping[str, Any]) -> Any: ...
 
 
+class Generator(Protocol):
+    """What the engine's search hooks use of the caller's seeded ``random.Random`` (the
+    engine itself never imports ``random``)."""
+
+    def random(self) -> float: ...
+
+    def randrange(self, n: int, /) -> int: ...
+
+    def shuffle(self, x: list[Any], /) -> None: ...
+
+    def getrandbits(self, k: int, /) -> int: ...
+
+
 @runtime_checkable
 class Determinising(Protocol):
     """The optional hook a title adds to its ``Rules`` so that the ``search`` bot can play
@@ -127,7 +140,7 @@ class Determinising(Protocol):
     revealed, so the search chooses them again); the result is then a state where those
     seats are still to act."""
 
-    def determinise(self, state: Any, seat: int, rng: random.Random) -> Any: ...
+    def determinise(self, state: Any, seat: int, rng: Generator) -> Any: ...
 
 
 _LOCK = threading.Lock()

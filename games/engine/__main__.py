@@ -7,6 +7,8 @@ prints one JSON object on stdout. Bots are seated in the given order, cycling th
 names if there are fewer than players; game ``i`` shifts the names by ``i`` so that every
 bot takes every seat in turn. Game ``i`` uses the engine seed ``"<seed>:<i>"`` and seat
 ``p``'s bot the generator ``random.Random("<seed>:<i>:<p>")``, so a run is reproducible.
+``--bot-seconds S`` and ``--bot-iterations N`` set the budget per move of searching bots
+(``search``; default 2 s); with ``--bot-iterations`` alone the run stays reproducible.
 """
 
 from __future__ import annotations

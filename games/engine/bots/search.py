@@ -13,9 +13,15 @@ The algorithm is multiple-observer ISMCTS (MO-ISMCTS, Cowling, Powley & Whitehou
   steps (Colorado County's bids) are played in seat order, and each seat's choice is made
   in its own tree without seeing the others' (the literature's treatment);
 - selection is UCB1 with availability counts (an action's prior opportunities count only
-  the visits in which it was legal), one expansion per iteration, then a playout with a
+  the visits in which it was legal), one expansion per iteration (below the root, the
+  default policy's move is expanded first when it is untried), then a playout with a
   cheap default policy (the title's ``playout_action`` hook, else uniform among the
   candidate actions) to the end of the game;
+- a prior: the move of the title's stand-in bot (``greedy``), from the seat's view, starts
+  with virtual visits at the root (``PRIOR_VISITS``, or ``PRIOR_SHARE`` of the iterations
+  done if more), each scoring the mean reward of all root visits so far (so one unlucky
+  playout does not rule it out); they count towards the move played, so the search
+  departs from that bot only when it visits another move more;
 - the reward of each seat is ``WIN_WEIGHT`` times its share of the win (1/k for k tied
   winners) plus ``1 - WIN_WEIGHT`` times its normalised score (0 = lowest, 1 = highest);
   every tree is updated along its own path with the reward of the seat that acted.
@@ -54,7 +60,18 @@ EXPLORATION = 0.7
 """UCB1 exploration constant (rewards are in [0, 1])."""
 WIN_WEIGHT = 0.7
 """Share of the reward given by winning; the rest by the normalised score."""
+PRIOR_VISITS = 10
+"""Virtual visits given at the root to the title's stand-in bot's move (the greedy bot's):
+it is explored less and played unless the search finds a move visited more often."""
+PRIOR_SHARE = 0.3
+"""... or this share of the iterations done, whichever is more: another move is played only
+if the search visits it more than that (conservative: short searches are noisy)."""
 MAX_PLAYOUT_ACTIONS = 20_000
+
+
+def prior_bonus(visits: int, done: int) -> float:
+    """Virtual visits of the prior move after ``done`` iterations."""
+    return max(float(visits), PRIOR_SHARE * done) if visits else 0.0
 
 
 class Node:
@@ -62,13 +79,14 @@ class Node:
     node: ``visits``/``total`` for the seat that made that move, ``avail`` the number of
     visits of the parent in which the move was available."""
 
-    __slots__ = ("avail", "children", "total", "visits")
+    __slots__ = ("avail", "bonus", "children", "total", "visits")
 
     def __init__(self) -> None:
         self.children: dict[Any, Node] = {}
         self.visits = 0
         self.total = 0.0
         self.avail = 0
+        self.bonus = 0  # virtual visits of the prior move (root only)
 
     def child(self, key: Any) -> Node:
         node = self.children.get(key)
@@ -114,6 +132,7 @@ class SearchBot:
         iterations: int | None = None,
         exploration: float = EXPLORATION,
         win_weight: float = WIN_WEIGHT,
+        prior_visits: int = PRIOR_VISITS,
     ) -> None:
         if seconds is None and iterations is None:
             raise ValueError("The search needs a time budget or an iteration cap.")
@@ -125,6 +144,7 @@ class SearchBot:
         self.iterations = iterations
         self.exploration = exploration
         self.win_weight = win_weight
+        self.prior_visits = prior_visits
 
     def __repr__(self) -> str:
         return f"SearchBot(seconds={self.seconds!r}, iterations={self.iterations!r})"
@@ -136,7 +156,7 @@ class SearchBot:
         moves are reproducible), or both (whichever ends first); neither = the default."""
         if seconds is None and iterations is None:
             seconds = DEFAULT_SECONDS
-        return SearchBot(seconds, iterations, self.exploration, self.win_weight)
+        return SearchBot(seconds, iterations, self.exploration, self.win_weight, self.prior_visits)
 
     # -- the Bot protocol ---------------------------------------------------------------
 
@@ -172,8 +192,17 @@ class SearchBot:
             raise ValueError(f"seat {seat} has no action to choose from")
         if len(candidates) == 1:
             return dict(candidates[0]), SearchStats(0, time.perf_counter() - started)
+        prior_key = None
+        if self.prior_visits:
+            prior = self._prior(rules, state, seat, candidates, rng)
+            if prior is not None:
+                prior_key = (seat, action_key(prior))
+                if all((seat, action_key(a)) != prior_key for a in candidates):
+                    candidates = [*candidates, prior]
         n = len(rules.result(state))
         roots = [Node() for _ in range(n)]
+        if prior_key is not None:
+            roots[seat].child(prior_key).bonus = self.prior_visits
         deadline = None if self.seconds is None else started + self.seconds
         cap = self.iterations
         done = 0
@@ -182,27 +211,49 @@ class SearchBot:
                 break
             if deadline is not None and done > 0 and time.perf_counter() >= deadline:
                 break
-            self._iterate(rules, state, seat, rng, roots)
+            self._iterate(rules, state, seat, rng, roots, candidates)
             done += 1
         root = roots[seat]
         by_key = {(seat, action_key(a)): a for a in candidates}
+        bonus = prior_bonus(self.prior_visits, done)
         best = max(
             by_key,
             key=lambda k: (
-                root.children[k].visits if k in root.children else -1,
+                root.children[k].visits + (bonus if root.children[k].bonus else 0)
+                if k in root.children
+                else -1,
                 root.children[k].total if k in root.children else 0.0,
             ),
         )
         return dict(by_key[best]), SearchStats(done, time.perf_counter() - started)
 
+    def _prior(
+        self, rules: Rules, state: Any, seat: int, candidates: list[Action], rng: random.Random
+    ) -> Action | None:
+        """The title's stand-in bot's move from the seat's view (None if it has none)."""
+        bot = rules.bots.get(rules.stand_in_bot)
+        if bot is None or isinstance(bot, SearchBot):
+            return None
+        legal = rules.legal_actions(state, seat)
+        return dict(bot.choose(rules, rules.view(state, seat), legal, rng))
+
     def _iterate(
-        self, rules: Rules, state: Any, me: int, rng: random.Random, roots: list[Node]
+        self,
+        rules: Rules,
+        state: Any,
+        me: int,
+        rng: random.Random,
+        roots: list[Node],
+        root_actions: list[Action],
     ) -> None:
         s = rules.determinise(state, me, rng)  # type: ignore[attr-defined]
         n = len(roots)
         current = list(roots)
         paths: list[list[Node]] = [[] for _ in range(n)]
         actions_of = _actions_fn(rules)
+        policy: Callable[[Any, int, random.Random], Action] | None = getattr(
+            rules, "playout_action", None
+        )
         sealed = rules.sealed_steps
         c = self.exploration
         first = True
@@ -210,29 +261,46 @@ class SearchBot:
         while in_tree and not rules.is_over(s):
             to_act = rules.to_act(s)
             q = me if first else min(to_act)
+            legal = root_actions if first else actions_of(s, q)
             first = False
-            legal = actions_of(s, q)
             node = current[q]
             keyed = [((q, action_key(a)), a) for a in legal]
             children = node.children
             fresh = []
             for k, a in keyed:
                 ch = children.get(k)
-                if ch is None:
+                if ch is None or not ch.visits:  # unvisited (the prior may be, with a bonus)
                     fresh.append((k, a))
                 else:
                     ch.avail += 1
             if fresh:
                 k, action = fresh[rng.randrange(len(fresh))]
+                if policy is not None and len(fresh) > 1 and node is not roots[me]:
+                    # Expand the default policy's move first, so that the tree's first line
+                    # below a move is a plausible one, not a random one.
+                    preferred = (q, action_key(policy(s, q, rng)))
+                    for fk, fa in fresh:
+                        if fk == preferred:
+                            k, action = fk, fa
+                            break
                 chosen = node.child(k)
-                chosen.avail += 1
+                chosen.avail = max(chosen.avail, 1)
                 in_tree = False
             else:
                 best_value = -1.0
                 k, action = keyed[0]
+                base = 0.0
+                bonus = 0.0
+                if node is roots[me]:  # the prior's virtual visits score the mean so far
+                    seen = sum(ch.visits for ch in children.values())
+                    base = sum(ch.total for ch in children.values()) / max(seen, 1)
+                    bonus = prior_bonus(self.prior_visits, seen)
                 for key, a in keyed:
                     ch = children[key]
-                    value = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                    n_eff = ch.visits + (bonus if ch.bonus else 0.0)
+                    value = (ch.total + (n_eff - ch.visits) * base) / n_eff + c * math.sqrt(
+                        math.log(ch.avail) / n_eff
+                    )
                     if value > best_value:
                         best_value, k, action = value, key, a
                 chosen = children[k]

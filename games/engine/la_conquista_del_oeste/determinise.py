@@ -25,9 +25,9 @@ random non-trade move one time in ``PLAYOUT_RANDOM``.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
+from .. import Generator
 from . import actions, views
 from .greedy_bot import GreedyBot
 from .state import State
@@ -40,7 +40,7 @@ _GREEDY = GreedyBot()
 _TRADE = frozenset({"offer", "accept", "refuse", "withdraw"})
 
 
-def determinise(s: State, seat: int, rng: random.Random) -> State:
+def determinise(s: State, seat: int, rng: Generator) -> State:
     t = s.copy()
     _redeal_cards(s, t, seat, rng)
     inc = sorted(s.inc_deck)
@@ -50,7 +50,7 @@ def determinise(s: State, seat: int, rng: random.Random) -> State:
     return t
 
 
-def _redeal_cards(s: State, t: State, seat: int, rng: random.Random) -> None:
+def _redeal_cards(s: State, t: State, seat: int, rng: Generator) -> None:
     known: dict[int, list[str]] = {o: [] for o in range(s.n) if o != seat}
     for offer in s.offers:
         if seat in (offer["from"], offer["to"]) and offer["from"] != seat:
@@ -83,10 +83,11 @@ def search_actions(s: State, seat: int) -> list[Action]:
     return moves or legal
 
 
-def playout_action(s: State, seat: int, rng: random.Random) -> Action:
+def playout_action(s: State, seat: int, rng: Generator) -> Action:
     legal = actions.legal_actions(s, seat)
     if rng.random() < PLAYOUT_EPSILON:
         moves = [a for a in legal if a["type"] not in _TRADE] or legal
         return moves[rng.randrange(len(moves))]
-    action: Action = _GREEDY.choose(None, views.view(s, seat), legal, rng)
+    # The search passes its seeded random.Random; the greedy bot is typed for that.
+    action: Action = _GREEDY.choose(None, views.view(s, seat), legal, rng)  # type: ignore[arg-type]
     return action

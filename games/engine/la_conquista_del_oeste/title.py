@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from .. import IllegalAction
+from .. import Generator, IllegalAction
 from . import actions, determinise, persist, views
 from . import rules as R
 from .data import DATA
@@ -111,14 +110,14 @@ class LaConquistaDelOesteRules:
 
     # -- the search bot's hooks (``determinise.py``) ----------------------------------
 
-    def determinise(self, state: Any, seat: int, rng: random.Random) -> State:
+    def determinise(self, state: Any, seat: int, rng: Generator) -> State:
         """A state ``seat`` cannot tell from ``state``, hidden parts redrawn with ``rng``."""
         return determinise.determinise(_state(state), seat, rng)
 
     def search_actions(self, state: Any, seat: int) -> list[dict[str, Any]]:
         return determinise.search_actions(_state(state), seat)
 
-    def playout_action(self, state: Any, seat: int, rng: random.Random) -> dict[str, Any]:
+    def playout_action(self, state: Any, seat: int, rng: Generator) -> dict[str, Any]:
         return determinise.playout_action(_state(state), seat, rng)
 
     def dump(self, state: Any) -> dict[str, Any]:
