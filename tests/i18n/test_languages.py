@@ -186,6 +186,9 @@ def test_a_player_reads_the_lobby_game_page_and_settings_in_their_language(
         translated = _page(reader, path)
         assert f'<html lang="{language}"' in translated
         assert english_left(english, translated, language=language, names=names) == [], path
+    english = _page(english_reader, f"/users/{english_reader.username}/")
+    translated = _page(reader, f"/users/{reader.username}/")
+    assert english_left(english, translated, language=language, names=names) == []
     english = _page(english_reader, f"/games/{games[english_reader.pk].pk}/")
     translated = _page(reader, f"/games/{games[reader.pk].pk}/")
     assert english_left(english, translated, language=language, names=names) == []
