@@ -74,6 +74,7 @@ def compile_catalogues() -> None:
     if spec is None or spec.loader is None:
         raise SystemExit("scripts/catalogues.py is missing")
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up there
     spec.loader.exec_module(module)
     if module.compile_all():
         say("compiled the translation catalogues")
