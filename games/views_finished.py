@@ -62,17 +62,27 @@ def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
     return redirect("games:game", game_id=table.pk)
 
 
+def _finished_or_refusal(request: HttpRequest, game_id: int, not_yet: str) -> Game | HttpResponse:
+    """The finished game the caller may watch, or the JSON answer refusing it: the game
+    page's refusal, or 409 ``not_finished`` with ``not_yet`` before the end."""
+    game = get_object_or_404(Game, pk=game_id)
+    if not can_watch(game=game, user=request.user):
+        return _watch_refused(request, game, wants_json=True)
+    if game.status != Game.Status.FINISHED:
+        return json_error(Conflict(not_yet, code="not_finished"))
+    return game
+
+
 @require_GET
 def download(request: HttpRequest, game_id: int) -> HttpResponse:
     """The finished game's record (the API's export) as a file to save, not a page:
     ``Content-Disposition: attachment`` with a name like ``<game slug>-table-12.json``.
     409 before the end (the seed is still secret), refused as the game page refuses."""
-    game = get_object_or_404(Game, pk=game_id)
-    if not can_watch(game=game, user=request.user):
-        return _watch_refused(request, game, wants_json=True)
-    if game.status != Game.Status.FINISHED:
-        message = _("The seed is published when the game ends; this game has not finished.")
-        return json_error(Conflict(message, code="not_finished"))
+    game = _finished_or_refusal(
+        request, game_id, _("The seed is published when the game ends; this game has not finished.")
+    )
+    if isinstance(game, HttpResponse):
+        return game
     response = JsonResponse(game_export(game=game), json_dumps_params={"indent": 1})
     name = f"{game.title}-table-{game.pk}.json"
     response["Content-Disposition"] = f'attachment; filename="{name}"'
@@ -82,12 +92,9 @@ def download(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_GET
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     """The step-by-step replay of a finished game (public views only); 409 before the end."""
-    game = get_object_or_404(Game, pk=game_id)
-    if not can_watch(game=game, user=request.user):
-        return _watch_refused(request, game, wants_json=True)
-    if game.status != Game.Status.FINISHED:
-        message = _("The replay is published when the game ends.")
-        return json_error(Conflict(message, code="not_finished"))
+    game = _finished_or_refusal(request, game_id, _("The replay is published when the game ends."))
+    if isinstance(game, HttpResponse):
+        return game
     return JsonResponse(replay_document(game=game))
 
 
@@ -96,12 +103,9 @@ def replay_step_board(request: HttpRequest, game_id: int, step: int) -> HttpResp
     """One replay step's board as an HTML fragment, for titles that draw it on the server
     (``WebTitle.replay_board``): the public view of that step only. 404 for a step out of
     range or a title whose script draws the board."""
-    game = get_object_or_404(Game, pk=game_id)
-    if not can_watch(game=game, user=request.user):
-        return _watch_refused(request, game, wants_json=True)
-    if game.status != Game.Status.FINISHED:
-        message = _("The replay is published when the game ends.")
-        return json_error(Conflict(message, code="not_finished"))
+    game = _finished_or_refusal(request, game_id, _("The replay is published when the game ends."))
+    if isinstance(game, HttpResponse):
+        return game
     board = replay_board(game=game, step=step)
     if board is None:
         return json_error(NotFound(_("There is no such step."), code="no_such_step"))
