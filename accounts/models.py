@@ -2,14 +2,8 @@
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-
-#: The names the site gives its bot accounts (games.bots.bot_account), by bot kind.
-BOT_NAMES = {
-    "random": _("Random bot"),
-    "greedy": _("Greedy bot"),
-    "search": _("Search bot"),
-}
 
 
 class User(AbstractUser):
@@ -52,9 +46,9 @@ class User(AbstractUser):
         """The name pages show: the display name, else the username; a bot still under the
         name the site gave it is named in the reader's language ("Bot glouton")."""
         if self.is_bot and self.display_name == f"{self.bot_kind.capitalize()} bot":
-            name = BOT_NAMES.get(self.bot_kind)
-            if name is not None:
-                return str(name)
+            # The names are marked for the catalogues where the bots are offered (the
+            # generic ones in games.bots, a title's own in its web app).
+            return gettext(self.display_name)
         return self.display_name or self.username
 
 

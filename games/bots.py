@@ -31,11 +31,16 @@ from django.db import IntegrityError, transaction
 from django.db.models import BooleanField, Func, QuerySet
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from games.engine import Rules, get_rules
 from games.engine.bots import bot_names, choose_action, get_bot
 from games.models import Game, Seat
+
+#: The names the site gives the generic bots' accounts, marked for the catalogues (pages
+#: show them in the reader's language: ``User.shown_name``); a title marks its own.
+BOT_ACCOUNT_NAMES = (gettext_noop("Random bot"), gettext_noop("Search bot"))
 
 
 def bot_kinds(title: str) -> tuple[str, ...]:

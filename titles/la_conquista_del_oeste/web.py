@@ -8,12 +8,17 @@ from typing import Any
 from django import forms
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games.engine.la_conquista_del_oeste.data import DATA, ITEMS
 from games.titles import WebTitle
 
 from . import board_svg, log_words
 from .forms import action_from_fields, bad
+
+#: The name the site gives this title's greedy bot's account, marked for the catalogues
+#: (pages show it in the reader's language: ``User.shown_name``).
+BOT_ACCOUNT_NAMES = (gettext_noop("Greedy bot"),)
 
 SLUG = "la-conquista-del-oeste"
 ROUND_LIMIT_HELP = {

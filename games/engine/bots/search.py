@@ -10,14 +10,14 @@ The algorithm is multiple-observer ISMCTS (MO-ISMCTS, Cowling, Powley & Whitehou
 - each seat has its own tree whose nodes are that seat's information sets: a move is
   recorded in a seat's tree as that seat observes it, so another seat's sealed action
   (``rules.sealed_steps``) is one edge "seat q acted" whatever q chose. Simultaneous sealed
-  steps (Colorado County's bids) are played in seat order, and each seat's choice is made
+  steps (a title's sealed bids) are played in seat order, and each seat's choice is made
   in its own tree without seeing the others' (the literature's treatment);
 - selection is UCB1 with availability counts (an action's prior opportunities count only
   the visits in which it was legal), one expansion per iteration (below the root, the
   default policy's move is expanded first when it is untried), then a playout with a
   cheap default policy (the title's ``playout_action`` hook, else uniform among the
   candidate actions) to the end of the game;
-- a prior: the move of the title's stand-in bot (``greedy``), from the seat's view, starts
+- a prior: the move of the title's stand-in bot, from the seat's view, starts
   with virtual visits at the root (``PRIOR_VISITS``, or ``PRIOR_SHARE`` of the iterations
   done if more), each scoring the mean reward of all root visits so far (so one unlucky
   playout does not rule it out); they count towards the move played, so the search
@@ -28,11 +28,11 @@ The algorithm is multiple-observer ISMCTS (MO-ISMCTS, Cowling, Powley & Whitehou
 
 Optional title hooks besides ``determinise`` (read with ``getattr``):
 ``search_actions(state, seat)`` the moves the search considers (default
-``legal_actions``; Colorado County lists multi-cowboy bids there) and
+``legal_actions``, e.g. bids of several pieces) and
 ``playout_action(state, seat, rng)`` the default policy's move;
 ``playout_estimate(start, state)`` an estimated final result (one number per seat, like
 ``result``) where a playout begun at ``start`` may stop at ``state``, else None
-(Colorado County stops at the end of the round and scores the board as it stands for the
+(a title may stop at the end of a round and score the board as it stands for the
 rounds still to come).
 
 Budget: ``seconds`` per move (default ``DEFAULT_SECONDS``) and/or ``iterations``; with
@@ -61,7 +61,7 @@ EXPLORATION = 0.7
 WIN_WEIGHT = 0.7
 """Share of the reward given by winning; the rest by the normalised score."""
 PRIOR_VISITS = 10
-"""Virtual visits given at the root to the title's stand-in bot's move (the greedy bot's):
+"""Virtual visits given at the root to the title's stand-in bot's move:
 it is explored less and played unless the search finds a move visited more often."""
 PRIOR_SHARE = 0.3
 """... or this share of the iterations done, whichever is more: another move is played only
