@@ -140,8 +140,10 @@ def test_a_long_word_in_chat_or_a_long_name_does_not_widen_the_page(
     assert table["x"] + table["width"] <= card["x"] + card["width"] + 1
 
 
-def bid_moment(game: Any, users: list[Any], me: Any, other: Any) -> None:
-    """Play until the other player may sell while I still have my bid to make."""
+def bid_moment(game: Any, users: list[Any], me: Any, other: Any) -> str:
+    """Play until the other player may sell while I still have my bid to make; the cell
+    the other player may sell."""
+    from games import selectors
 
     def stop(user: Any, doc: dict[str, Any]) -> bool:
         if user != other or not can_sell(user, doc) or doc["view"]["phase"] != "bid":
@@ -149,27 +151,28 @@ def bid_moment(game: Any, users: list[Any], me: Any, other: Any) -> None:
         return not doc["view"]["players"][seat_of(game, me)]["has_bid"]
 
     play_until(game, users, stop, seed=3)
+    return str(
+        next(
+            a["cell"]
+            for a in selectors.game_document(game=game, user=other)["legal_actions"]
+            if a["type"] == "sell"
+        )
+    )
 
 
 def test_ticked_cowboys_survive_a_sale_opened_mid_bid(
     asgi_server: str, new_page: Callable[..., Any], player: Callable[[str], Any]
 ) -> None:
-    from games import selectors
 
     me, other = player("alice"), player("bob")
     game = human_table([me, other])
-    bid_moment(game, [me, other], me, other)
+    doc_cell = bid_moment(game, [me, other], me, other)
     page = open_table(new_page, asgi_server, me, game)
     page.wait_for_selector(".live-status.on")
     chips = page.locator("#bid-form .chip")
     ticked = [chips.nth(i).inner_text().strip() for i in range(2)]
     for i in range(2):
         chips.nth(i).click()
-    doc_cell = next(
-        a["cell"]
-        for a in selectors.game_document(game=game, user=other)["legal_actions"]
-        if a["type"] == "sell"
-    )
     move(game, other, {"type": "sell", "cell": doc_cell})
     # The sale comes in live: the bid form gives way to the sale's question.
     page.wait_for_selector("form.prompt button[value=no]")
@@ -186,18 +189,12 @@ def test_ticked_cowboys_survive_a_sale_opened_mid_bid(
 def test_the_field_on_sale_is_drawn_live_as_for_sale(
     asgi_server: str, new_page: Callable[..., Any], player: Callable[[str], Any]
 ) -> None:
-    from games import selectors
 
     me, other = player("alice"), player("bob")
     game = human_table([me, other])
-    bid_moment(game, [me, other], me, other)
+    cell = bid_moment(game, [me, other], me, other)
     page = open_table(new_page, asgi_server, me, game)
     page.wait_for_selector(".live-status.on")
-    cell = next(
-        a["cell"]
-        for a in selectors.game_document(game=game, user=other)["legal_actions"]
-        if a["type"] == "sell"
-    )
     move(game, other, {"type": "sell", "cell": cell})
     drawn = page.locator(f'#board [data-cell="{cell}"]')
     drawn.locator(".for-sale").wait_for()
@@ -208,22 +205,16 @@ def test_the_field_on_sale_is_drawn_live_as_for_sale(
 def test_a_bid_refused_because_a_sale_opened_is_sent_when_the_sale_is_settled(
     asgi_server: str, new_page: Callable[..., Any], player: Callable[[str], Any]
 ) -> None:
-    from games import selectors
     from games.models import Move
 
     me, other = player("alice"), player("bob")
     game = human_table([me, other])
-    bid_moment(game, [me, other], me, other)
+    cell = bid_moment(game, [me, other], me, other)
     page = open_table(new_page, asgi_server, me, game, no_socket=True)
     chips = page.locator("#bid-form .chip")
     ticked = sorted(int(chips.nth(i).inner_text().strip()) for i in range(2))
     for i in range(2):
         chips.nth(i).click()
-    cell = next(
-        a["cell"]
-        for a in selectors.game_document(game=game, user=other)["legal_actions"]
-        if a["type"] == "sell"
-    )
     move(game, other, {"type": "sell", "cell": cell})
     # My bid leaves just after the sale opened, before my page knew of it.
     page.click("#bid-submit")
