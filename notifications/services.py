@@ -284,6 +284,8 @@ def _queue_again(key: str) -> int:
         tasks.send_turn_email.delay(int(parts[0]), int(parts[1]))
     elif kind == Kind.FINISHED:
         tasks.send_finished_email.delay(int(parts[0]))
+    elif kind == Kind.INVITATION:
+        tasks.send_invitation_email.delay(int(parts[0]))
     elif kind == Kind.MISSED:
         tasks.send_missed_email.delay(int(parts[0]), int(parts[1]), int(parts[2]))
     elif kind == Kind.VACATION:

@@ -121,3 +121,26 @@ def test_a_failed_mail_no_longer_needed_is_not_queued_again(
     later = timezone.now() + timedelta(hours=2)
     assert mail.notifications_requeue(now=later) == 0
     assert inbox.messages == []
+
+
+def test_a_failed_invitation_mail_is_queued_again_when_its_retries_are_lost(person, mailoutbox):
+    """Like every game mail, an invitation whose send failed and whose retries were lost
+    is sent by the sweep (it was left out: the invitation kind had no task to queue)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games import services
+
+    alice, bob = person("alice"), person("bob")
+    services.game_create(creator=alice, players=2, invite=[bob.username])
+    row = Notification.objects.get(kind="invitation", user=bob)
+    mailoutbox.clear()
+    # The send failed, and no retry came for two hours.
+    Notification.objects.filter(pk=row.pk).update(
+        sent_at=None, error="SMTPServerDisconnected()", tried_at=timezone.now() - timedelta(hours=2)
+    )
+    assert mail.notifications_requeue(now=timezone.now()) == 1
+    assert [m.to for m in mailoutbox] == [[bob.email]]
+    row.refresh_from_db()
+    assert row.sent_at is not None
