@@ -80,6 +80,14 @@ class StaleVersion(Conflict):
     default_message = _("The game moved on since you last looked; here is the current table.")
 
 
+class TooManyRequests(GameError):
+    """A rate limit was reached (the API's throttles answer the same code)."""
+
+    status = 429
+    code = "throttled"
+    default_message = _("Too many requests; slow down a little.")
+
+
 class IllegalMove(GameError):
     """422: the rules refuse the action; ``code`` is the engine's ``IllegalAction.code``."""
 

@@ -4,18 +4,64 @@ is refused as the game page refuses it (``games.views.watch_refused_page``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from colorado.throttling import AnonymousRateThrottle, UserRateThrottle
 from games import services
-from games.errors import Conflict, GameError, NotFound, json_error, watch_refused
+from games.errors import (
+    Conflict,
+    GameError,
+    NotFound,
+    TooManyRequests,
+    json_error,
+    watch_refused,
+)
 from games.fairness import verify_export
 from games.models import Game
 from games.selectors import can_watch, game_export, replay_board, replay_document
 from games.views import error_reply, watch_refused_page
+
+# A finished game's record is read (and, to verify it, replayed) on every call: the same
+# limits as the API's export (``GET /api/games/<id>/export``) for the record, the verdict
+# and the replay; a replay's steps are fetched one by one while a person watches, so more.
+RECORD_THROTTLES = (
+    AnonymousRateThrottle("20/min", scope="export"),
+    UserRateThrottle("120/min", scope="export"),
+)
+STEP_THROTTLES = (
+    AnonymousRateThrottle("300/min", scope="replay-step"),
+    UserRateThrottle("600/min", scope="replay-step"),
+)
+
+
+def throttled(
+    *throttles: AnonymousRateThrottle | UserRateThrottle,
+) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """The view answers 429 ``throttled`` (JSON, with ``Retry-After``) past ``throttles``."""
+
+    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @wraps(view)
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            for throttle in throttles:
+                if not throttle.allow_request(request):
+                    response = json_error(TooManyRequests())
+                    wait = throttle.wait()
+                    if wait is not None:
+                        response["Retry-After"] = str(max(1, round(wait)))
+                    return response
+            return view(request, *args, **kwargs)
+
+        return wrapper
+
+    return decorate
 
 
 def _watch_refused(request: HttpRequest, game: Game, *, wants_json: bool) -> HttpResponse:
@@ -27,6 +73,7 @@ def _watch_refused(request: HttpRequest, game: Game, *, wants_json: bool) -> Htt
     return json_error(watch_refused(signed_in=request.user.is_authenticated))
 
 
+@throttled(*RECORD_THROTTLES)
 def verify(request: HttpRequest, game_id: int) -> HttpResponse:
     """The fairness verdict of a finished game (HTML, or JSON with ``?format=json``): its
     published export replayed by ``games.fairness.verify_export``."""
@@ -74,6 +121,7 @@ def _finished_or_refusal(request: HttpRequest, game_id: int, not_yet: str) -> Ga
 
 
 @require_GET
+@throttled(*RECORD_THROTTLES)
 def download(request: HttpRequest, game_id: int) -> HttpResponse:
     """The finished game's record (the API's export) as a file to save, not a page:
     ``Content-Disposition: attachment`` with a name like ``<game slug>-table-12.json``.
@@ -90,6 +138,7 @@ def download(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @require_GET
+@throttled(*RECORD_THROTTLES)
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     """The step-by-step replay of a finished game (public views only); 409 before the end."""
     game = _finished_or_refusal(request, game_id, _("The replay is published when the game ends."))
@@ -99,6 +148,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @require_GET
+@throttled(*STEP_THROTTLES)
 def replay_step_board(request: HttpRequest, game_id: int, step: int) -> HttpResponse:
     """One replay step's board as an HTML fragment, for titles that draw it on the server
     (``WebTitle.replay_board``): the public view of that step only. 404 for a step out of

@@ -18,7 +18,7 @@ from celery import shared_task
 from celery.utils.time import get_exponential_backoff_interval
 from django.utils import timezone
 
-from notifications import services
+from notifications import owed, services
 
 RETRY_BACKOFF = 30  # seconds before the first retry (then doubling, with full jitter) …
 RETRY_BACKOFF_MAX = 3600  # … up to an hour between tries
@@ -74,12 +74,14 @@ def send_digest(user_id: int) -> bool:
 def send_digests() -> int:
     """Hourly: queue the digest of every reader for whom it is now 07:00 to 07:59, and the
     game mails whose retries were lost (``notifications_requeue``: hourly is enough, a row
-    counts as lost only after more than an hour without a try)."""
+    counts as lost only after more than an hour without a try), and the invitation and
+    "game finished" mails whose task was lost before it ran (``owed.owed_mails_queue``)."""
     now = timezone.now()
     readers = services.digest_readers(now=now)
     for user in readers:
         send_digest.delay(user.pk)
     services.notifications_requeue(now=now)
+    owed.owed_mails_queue(now=now)
     return len(readers)
 
 

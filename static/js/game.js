@@ -116,6 +116,7 @@
   var posting = 0;
   var lastMoveFrom = -1;  // the version my last accepted move was sent with
   var moveHold = false;   // a move is on its way, or the panels do not show its table yet
+  var focusHome = null;   // the form whose (now disabled) button had the focus when it was sent
   function submit(form, submitter) {
     if (!form) return;
     // One move at a time: a second click (a double-click on a lit cell) while a move is on
@@ -128,6 +129,8 @@
     var body = new FormData(form);
     if (submitter && submitter.name) body.append(submitter.name, submitter.value);
     if (form.elements.version) body.set("version", String(state.version));
+    // Disabling the buttons drops the focus to the page: the redraw gives it back (refresh).
+    if (form.id && form.contains(document.activeElement)) focusHome = form.id;
     $all("button", form).forEach(function (b) { b.disabled = true; });
     showError("");
     Transport.send(form, body).then(function (res) {
@@ -196,7 +199,13 @@
     var oldScores = {};
     $all(".players-table tr[data-seat]").forEach(function (tr) { oldScores[tr.dataset.seat] = tr.textContent; });
     var opened = $all("details[id][open]").map(function (d) { return d.id; });
-    var active = document.activeElement && document.activeElement.id;
+    var focused = document.activeElement;
+    var active = focused && focused.id;
+    // A control without an id (a form's answer button) is found again through its form, or
+    // failing that the action panel, so a keyboard user's focus is not dropped to the page.
+    var activeForm = focused && focused.closest && focused.closest("form[id]");
+    activeForm = (activeForm && activeForm.id) || focusHome;
+    var inAct = !!(focused && focused.closest && focused.closest(".act"));
     $all("[data-swap]", doc).forEach(function (fresh) {
       var old = document.getElementById(fresh.id);
       if (!old || old.innerHTML === fresh.innerHTML) return;
@@ -213,6 +222,12 @@
     restoreInputs(kept);
     opened.forEach(function (id) { var d = document.getElementById(id); if (d) d.open = true; });
     if (active && document.getElementById(active)) document.getElementById(active).focus();
+    else if ((activeForm || inAct) && (!document.activeElement || document.activeElement === document.body)) {
+      var home = (activeForm && document.getElementById(activeForm)) || $(".act");
+      var control = home && home.querySelector("button:not([disabled]), input:not([type=hidden]):not([disabled]), select, a[href]");
+      if (control) control.focus();
+    }
+    if (activeForm === focusHome) focusHome = null;
     $all(".log-list li").forEach(function (li) { if (!oldLog[li.textContent]) li.classList.add("fresh"); });
     $all(".players-table tr[data-seat]").forEach(function (tr) {
       if (oldScores[tr.dataset.seat] !== undefined && oldScores[tr.dataset.seat] !== tr.textContent) tr.classList.add("fresh");

@@ -270,3 +270,27 @@ def test_the_end_of_the_game_arrives_without_a_reload(
     assert game.status == Game.Status.FINISHED
     assert selectors.game_document(game=game, user=me)["status"] == "finished"
     page.wait_for_selector("#replay-step >> text=/Step/")
+
+
+def test_answering_a_sale_by_keyboard_keeps_the_focus_in_the_panel(
+    asgi_server: str, new_page: Callable[..., Any], player: Callable[[str], Any]
+) -> None:
+    """The answer buttons have no id: after "No" the redrawn panel gives the focus to the
+    same form's button ("Change to yes"), not to the page, so Tab goes on from there."""
+    me, other, third = player("alice"), player("bob"), player("carol")
+    game = human_table([me, other, third])
+    cell = bid_moment(game, [me, other, third], me, other)
+    page = open_table(new_page, asgi_server, me, game)
+    page.wait_for_selector(".live-status.on")
+    move(game, other, {"type": "sell", "cell": cell})
+    page.wait_for_selector("#interest-form button[value=no]")
+    before = act_version(page)
+    page.focus("#interest-form button[value=no]")
+    page.keyboard.press("Enter")
+    wait_for_change(page, before)
+    page.wait_for_selector("#interest-form[data-answered]")
+    focused = page.evaluate(
+        "() => { const el = document.activeElement;"
+        " return el === document.body ? null : [el.closest('form')?.id, el.value]; }"
+    )
+    assert focused == ["interest-form", "yes"]

@@ -178,3 +178,22 @@ def test_the_finished_game_pages_keep_their_paths() -> None:
     assert reverse("games:verify", args=[7]) == "/games/7/verify/"
     assert reverse("games:rematch", args=[7]) == "/games/7/rematch/"
     assert reverse("games:replay", args=[7]) == "/games/7/replay.json"
+
+
+def test_the_record_verdict_and_replay_are_rate_limited_like_the_api_export() -> None:
+    """Each call reads (to verify: replays) the whole game: an address hammering the record
+    gets 429 ``throttled`` with Retry-After, as ``GET /api/games/<id>/export`` answers, and
+    nothing else changes."""
+    game, (alice, _bob) = _finished(open_seats=True)
+    visitor = Client()
+    for path in ("download/", "verify/", "replay.json"):
+        assert visitor.get(f"/games/{game.pk}/{path}").status_code == 200
+    for _ in range(17):
+        assert visitor.get(f"/games/{game.pk}/download/").status_code == 200
+    refused = visitor.get(f"/games/{game.pk}/download/")
+    assert refused.status_code == 429
+    assert refused.json()["code"] == "throttled"
+    assert int(refused["Retry-After"]) >= 1
+    assert visitor.get(f"/games/{game.pk}/verify/?format=json").status_code == 429
+    # A signed-in player has a limit of their own.
+    assert _signed_in(alice).get(f"/games/{game.pk}/download/").status_code == 200

@@ -140,7 +140,37 @@ def search_actions(s: State, seat: int) -> list[Action]:
     return moves
 
 
+_FLAG_MEMO: dict[tuple[Any, ...], list[Action]] = {}
+_FLAG_MEMO_SIZE = 4096
+"""Flag candidates already ranked: a search meets the same board in most of its
+iterations (every determinisation of one information set has the same public board)."""
+
+
 def _flag_candidates(s: State, seat: int, moves: list[Action]) -> list[Action]:
+    """The greedy bot's best ``FLAG_CANDIDATES`` flag cells for ``seat``, one action each.
+    The ranking reads only the public board (markers, flags, lakes and their owners, the
+    round) and the flags the seat holds, which together also fix ``moves``: it is kept
+    under those, never under anything hidden."""
+    key = (
+        seat,
+        s.n,
+        s.round,
+        tuple(s.markers),
+        tuple(s.flags),
+        s.lake_owners,
+        s.lakes,
+        s.flag_hands[seat],
+    )
+    found = _FLAG_MEMO.get(key)
+    if found is None:
+        found = _rank_flags(s, seat, moves)
+        if len(_FLAG_MEMO) >= _FLAG_MEMO_SIZE:
+            _FLAG_MEMO.clear()
+        _FLAG_MEMO[key] = found
+    return list(found)
+
+
+def _rank_flags(s: State, seat: int, moves: list[Action]) -> list[Action]:
     pos = Position(views.view(s, seat))
     index = board.CELL_INDEX
     gains: dict[str, float] = {}

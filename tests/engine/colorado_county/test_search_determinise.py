@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from games.engine.bots import choose_action, get_bot
-from games.engine.colorado_county import board
+from games.engine.colorado_county import board, determinise
 from games.engine.colorado_county.data import CARDS
 from games.engine.colorado_county.state import State
 from tests.engine.colorado_county.helpers import G, check_invariants, rng
@@ -122,3 +122,24 @@ def test_the_search_move_is_the_same_whatever_the_hidden_parts(n: int) -> None:
             checked += 1
     assert checked > 15
     assert {"place_flag", "bid", "claim"} <= kinds
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_the_kept_flag_ranking_is_the_fresh_one_and_ignores_hidden_parts(n: int) -> None:
+    """The search keeps the greedy ranking of flag cells per public board: what it gives
+    back is what ranking afresh gives, for the state and for its hidden twin (other hands,
+    the stack), in every flag decision of a game."""
+    rnd = rng(200 + n)
+    checked = 0
+    for s in walk(n, 120 + n):
+        if s.phase != "flags" or s.sale is not None:
+            continue
+        for seat in sorted(G.to_act(s)):
+            moves = [a for a in G.legal_actions(s, seat) if a["type"] == "place_flag"]
+            fresh = determinise._rank_flags(s, seat, moves)
+            assert determinise.search_actions(s, seat) == fresh
+            twin = hidden_twin(s, seat, rnd)
+            assert determinise.search_actions(twin, seat) == fresh
+            assert determinise._rank_flags(twin, seat, moves) == fresh
+            checked += 1
+    assert checked >= 12
