@@ -52,6 +52,9 @@ def grow(mask: int) -> int:
 
 
 NEIGHBOURS: tuple[int, ...] = tuple(grow(1 << i) & ~(1 << i) for i in range(NCELLS))
+NEIGHBOUR_CELLS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(j for j in range(NCELLS) if NEIGHBOURS[i] >> j & 1) for i in range(NCELLS)
+)
 
 
 _CHUNKS = (NCELLS + 7) // 8 + 1
@@ -95,22 +98,29 @@ def components(mask: int) -> list[int]:
 
 
 def component_sizes(mask: int) -> list[int]:
-    """Sizes of the orthogonally connected groups of ``mask`` (search over cells)."""
-    sizes = []
-    neighbours = NEIGHBOURS
-    while mask:
-        low = mask & -mask
-        mask ^= low
-        todo = [low.bit_length() - 1]
+    """Sizes of the orthogonally connected groups of ``mask``, in no particular order.
+    Isolated cells are counted with a few whole-mask shifts; the rest by a search over
+    cell indices (small ints, so no big-int arithmetic per cell)."""
+    # cells with a neighbour in the mask
+    linked = mask & (
+        ((mask << 1) & NOT_COL_A) | ((mask >> 1) & NOT_COL_O) | (mask << COLS) | (mask >> COLS)
+    )
+    sizes = [1] * (mask ^ linked).bit_count()
+    if not linked:
+        return sizes
+    cells = set(bits(linked))
+    pop = cells.pop
+    remove = cells.remove
+    neighbours = NEIGHBOUR_CELLS
+    while cells:
+        todo = [pop()]
         size = 0
         while todo:
             size += 1
-            nb = neighbours[todo.pop()] & mask
-            while nb:
-                b = nb & -nb
-                nb ^= b
-                mask ^= b
-                todo.append(b.bit_length() - 1)
+            for nb in neighbours[todo.pop()]:
+                if nb in cells:
+                    remove(nb)
+                    todo.append(nb)
         sizes.append(size)
     return sizes
 

@@ -44,8 +44,15 @@ class ColoradoCountyRandomBot:
         rng: random.Random,
     ) -> Action:
         n = k = len(legal_actions)
-        while k and legal_actions[k - 1]["type"] == "sell":
-            k -= 1
+        if n and legal_actions[-1]["type"] == "sell":
+            # the sells are the list's tail: find where it starts by bisection
+            lo = 0
+            while lo < k:
+                mid = (lo + k) >> 1
+                if legal_actions[mid]["type"] == "sell":
+                    k = mid
+                else:
+                    lo = mid + 1
         others = legal_actions if k == n else legal_actions[:k]
         if k < n and (not others or rng.random() < SELL_CHANCE):
             return dict(rng.choice(legal_actions[k:]))

@@ -20,6 +20,8 @@ See ``docs/engine.md``.
 
 from __future__ import annotations
 
+from functools import reduce
+from operator import or_
 from typing import Any
 
 from .. import _rng
@@ -44,6 +46,8 @@ def card_json(idx: int) -> dict[str, Any]:
 
 
 _CARD_FIELDS = tuple((c.id, c.colour, c.offset) for c in CARDS)
+# each colour's cards in card order, the piles before their shuffle
+_PILES = tuple(tuple(i for i, c in enumerate(CARDS) if c.colour_index == k) for k in range(4))
 
 
 # --- randomness -----------------------------------------------------------------------
@@ -104,7 +108,7 @@ def setup(n: int, seed: int | str, options: dict[str, str]) -> tuple[State, list
     s.sale_cards = (DATA.sale_cards[n],) * n
     piles = []
     for colour in range(4):
-        pile = [i for i, c in enumerate(CARDS) if c.colour_index == colour]
+        pile = list(_PILES[colour])
         s.rng = _rng.shuffle(s.rng, pile)
         piles.append(tuple(pile))
     s.piles = tuple(piles)
@@ -201,10 +205,7 @@ def all_flags(s: State) -> int:
 
 def free_land(s: State) -> int:
     f = s.flags
-    occupied = f[0] | f[1] | f[2] | f[3]
-    for m in s.markers:
-        occupied |= m
-    return s.layout.land & ~occupied
+    return s.layout.land & ~reduce(or_, s.markers, f[0] | f[1] | f[2] | f[3])
 
 
 def flag_cells(s: State, free: int = -1) -> int:
