@@ -114,16 +114,20 @@ def apply_action(s0: State, seat: Any, action: Any) -> tuple[State, list[Event]]
         fail("not_a_player", "That seat does not play in this game.")
     if s0.phase == "over":
         fail("game_over", "The game is over.")
-    kind = check_shape(action)
-    handler = HANDLERS[kind]
-    if kind in SALE_TYPES:
+    # fast path: a plain dict with exactly one of its type's key sets; else the full check
+    kind = action.get("type") if type(action) is dict else None
+    spec = _SPECS.get(kind) if type(kind) is str else None
+    if spec is None or (action.keys() != spec[0] and action.keys() != spec[1]):
+        kind = check_shape(action)
+        spec = _SPECS[kind]
+    if spec[3]:
         if s0.sale is None:
             fail("wrong_phase", "No land sale is open.")
     elif s0.sale is not None:
         fail("sale_open", "A land sale is open; the game waits until it is settled.")
-    elif kind in BASE_PHASE and s0.phase != BASE_PHASE[kind]:
+    elif spec[4] is not None and s0.phase != spec[4]:
         fail("wrong_phase", f"This is not the time for that: it is {PHASE_WORDS[s0.phase]}.")
-    return handler(s0, seat, action)
+    return spec[2](s0, seat, action)
 
 
 def do_place_flag(s0: State, seat: int, a: dict[str, Any]) -> tuple[State, list[Event]]:
@@ -270,4 +274,9 @@ HANDLERS: dict[str, Handler] = {
     "sale_interest": do_sale_interest,
     "sale_bid": do_sale_bid,
     "sale_pay": do_sale_pay,
+}
+# type -> (its key sets, the longer one second; the handler; a sale type?; base phase)
+_SPECS: dict[str, tuple[frozenset[str], frozenset[str], Handler, bool, str | None]] = {
+    kind: (sets[0], sets[-1], HANDLERS[kind], kind in SALE_TYPES, BASE_PHASE.get(kind))
+    for kind, sets in KEY_SETS.items()
 }

@@ -151,6 +151,7 @@ class Layout:
     water: int
     land: int
     border: int
+    shore_lakes: tuple[tuple[int, ...], ...]  # per cell: the lakes whose shore holds it
 
 
 @lru_cache(maxsize=256)
@@ -162,7 +163,10 @@ def layout(lakes: tuple[tuple[str, tuple[int, ...]], ...]) -> Layout:
         water |= m
     land = FULL & ~water
     shores = tuple(grow(m) & land for m in masks)
-    return Layout(lakes, masks, shores, water, land, EDGE & land)
+    shore_lakes = tuple(
+        tuple(i for i, shore in enumerate(shores) if shore >> c & 1) for c in range(NCELLS)
+    )
+    return Layout(lakes, masks, shores, water, land, EDGE & land, shore_lakes)
 
 
 def lakes_touch(a: int, b: int) -> bool:

@@ -37,7 +37,13 @@ CARD_COLOUR: tuple[int, ...] = tuple(c.colour_index for c in CARDS)
 
 
 def cowboy_list(mask: int) -> list[int]:
-    return board.bits(mask)
+    """The cowboys of ``mask``, ascending (``board.bits`` for the few of a bid)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def card_json(idx: int) -> dict[str, Any]:
@@ -406,28 +412,29 @@ def second_options(s: State, card: int, flag: int) -> list[int]:
 
 def claim(s: State, seat: int, card: int, flag: int, second: int, ev: list[Event]) -> None:
     """CC-6: occupy the flag cell (and the second cell if any); CC-7 lakes."""
-    colour = CARDS[card].colour_index
-    s.flags[colour] &= ~(1 << flag)
-    s.markers[seat] |= 1 << flag
-    if second >= 0:
-        s.markers[seat] |= 1 << second
+    cid, colour, offset = _CARD_FIELDS[card]
+    bit = 1 << flag
+    s.flags[CARD_COLOUR[card]] &= ~bit
+    s.markers[seat] |= bit if second < 0 else bit | 1 << second
     face_up = list(s.face_up)
     face_up.remove(card)  # face-up cards are distinct
     s.face_up = tuple(face_up)
     s.claim_order = s.claim_order[1:]
+    names = board.CELL_NAMES
     ev.append(
         {
             "type": "card_claimed",
             "visible_to": ALL,
             "seat": seat,
-            **card_json(card),
-            "card": CARDS[card].id,
-            "flag": board.CELL_NAMES[flag],
-            "second": board.CELL_NAMES[second] if second >= 0 else None,
+            "id": cid,
+            "colour": colour,
+            "offset": list(offset) if offset else None,
+            "card": cid,
+            "flag": names[flag],
+            "second": names[second] if second >= 0 else None,
         }
     )
-    changed = 1 << flag if second < 0 else (1 << flag) | (1 << second)
-    update_lakes(s, ev, prefer=seat, clockwise_from=seat, changed=changed)
+    update_lakes(s, ev, prefer=seat, clockwise_from=seat, cell=flag, second=second)
     next_claim(s, ev)
 
 

@@ -8,8 +8,8 @@ seed are never in a view.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import compress
-from operator import itemgetter
+from itertools import compress, product
+from operator import is_, itemgetter
 from typing import Any
 
 from . import board, rules, sales
@@ -61,6 +61,13 @@ def _picked(protos: tuple[Action, ...], idx: list[int]) -> list[Action]:
 
 _ONE_SEAT: tuple[frozenset[int], ...] = tuple(frozenset((seat,)) for seat in range(4))
 _NO_SEAT: frozenset[int] = frozenset()
+_NONES = (None,) * 4
+# which seats have not bid (one flag per seat) -> those seats
+_WAITING: dict[tuple[bool, ...], frozenset[int]] = {
+    flags: frozenset(seat for seat, waiting in enumerate(flags) if waiting)
+    for n in range(1, 5)
+    for flags in product((False, True), repeat=n)
+}
 
 
 def to_act(s: State) -> frozenset[int]:
@@ -78,8 +85,7 @@ def to_act(s: State) -> frozenset[int]:
         turn = s.flag_turn
         return _ONE_SEAT[turn] if 0 <= turn < 4 else frozenset((turn,))
     if phase == "bid":
-        bids = s.bids
-        return frozenset([o for o in range(s.n) if bids[o] is None])
+        return _WAITING[tuple(map(is_, s.bids, _NONES))]
     return _ONE_SEAT[s.claim_order[0]] if s.claim_order else _NO_SEAT
 
 
