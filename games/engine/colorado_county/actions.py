@@ -140,14 +140,13 @@ def do_place_flag(s0: State, seat: int, a: dict[str, Any]) -> tuple[State, list[
     if not s0.flag_hands[seat][colour]:
         fail("colour_not_held", f"You hold no {colour_name} flag.")
     cell = parse_cell(a["cell"], "cell")
-    name = board.CELL_NAMES[cell]
     if not s0.layout.land >> cell & 1:
-        fail("cell_under_water", f"{name} is under a lake.")
+        fail("cell_under_water", f"{board.CELL_NAMES[cell]} is under a lake.")
     free = rules.free_land(s0)
     if not free >> cell & 1:
-        fail("cell_not_free", f"{name} already holds a marker or a flag.")
+        fail("cell_not_free", f"{board.CELL_NAMES[cell]} already holds a marker or a flag.")
     if not rules.flag_cells(s0, free) >> cell & 1:
-        fail("flag_adjacent", f"{name} is next to another flag.")
+        fail("flag_adjacent", f"{board.CELL_NAMES[cell]} is next to another flag.")
     s = s0.copy()
     ev: list[Event] = []
     rules.put_flag(s, seat, colour, cell, ev, random=False)

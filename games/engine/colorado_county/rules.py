@@ -302,7 +302,7 @@ def check_bids(s: State, ev: list[Event]) -> None:
     """Ruling (a): seats without cowboys bid nothing automatically; reveal once all bid."""
     if s.phase != "bid" or s.sale is not None:
         return
-    for seat in range(s.n):
+    for seat in range(s.n) if 0 in s.hands else ():
         if s.bids[seat] is None and not s.hands[seat]:
             s.bids[seat] = 0
             ev.append(
