@@ -177,20 +177,23 @@ def do_claim(s0: State, seat: int, a: dict[str, Any]) -> tuple[State, list[Event
     flag = parse_cell(a["flag"], "flag")
     if not s0.flags[info.colour_index] >> flag & 1:
         fail("not_a_flag_of_colour", f"{board.CELL_NAMES[flag]} holds no {info.colour} flag.")
-    options = rules.second_options(s0, card, flag)
+    targets = rules.second_targets(card, flag)
+    free = rules.free_land(s0) if targets else 0
     raw = a.get("second")
     if raw is None:
-        if options:
-            fail("second_cell_required", "This card needs a second cell: one is free.")
+        for t in targets:
+            if free >> t & 1:
+                fail("second_cell_required", "This card needs a second cell: one is free.")
         second = -1
     else:
         second = parse_cell(raw, "second cell")
-        name = board.CELL_NAMES[second]
-        if second not in rules.second_targets(card, flag):
+        if second not in targets:
+            name = board.CELL_NAMES[second]
             fail("wrong_offset", f"{name} is not where this card's second star falls.")
         if not s0.layout.land >> second & 1:
-            fail("cell_under_water", f"{name} is under a lake.")
-        if second not in options:
+            fail("cell_under_water", f"{board.CELL_NAMES[second]} is under a lake.")
+        if not free >> second & 1:
+            name = board.CELL_NAMES[second]
             fail("second_cell_not_free", f"{name} already holds a marker or a flag.")
     s = s0.copy()
     ev: list[Event] = []

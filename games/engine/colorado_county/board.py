@@ -125,6 +125,42 @@ def component_sizes(mask: int) -> list[int]:
     return sizes
 
 
+def pairs_and_largest(mask: int) -> tuple[int, int]:
+    """The number of groups of exactly two cells in ``mask`` and the size of its largest
+    group (0 if empty), as ``component_sizes`` would give them. Lone cells and pairs are
+    found with whole-mask shifts; only the cells of larger groups are searched."""
+    east = mask & (mask >> 1) & NOT_COL_O  # cells whose east neighbour is in the mask
+    west = mask & (mask << 1) & NOT_COL_A
+    south = mask & (mask >> COLS)
+    north = mask & (mask << COLS)
+    linked = east | west | south | north
+    if not linked:
+        return 0, 1 if mask else 0
+    one = linked & ~((east & (west | south | north)) | (west & (south | north)) | (south & north))
+    across = one & east & (one >> 1)  # the west cell of each lone horizontal pair
+    down = one & south & (one >> COLS)  # the north cell of each lone vertical pair
+    pairs = across.bit_count() + down.bit_count()
+    rest = linked & ~(across | (across << 1) | down | (down << COLS))
+    largest = 2
+    if rest:
+        cells = set(bits(rest))
+        pop = cells.pop
+        remove = cells.remove
+        neighbours = NEIGHBOUR_CELLS
+        while cells:
+            todo = [pop()]
+            size = 0
+            while todo:
+                size += 1
+                for nb in neighbours[todo.pop()]:
+                    if nb in cells:
+                        remove(nb)
+                        todo.append(nb)
+            if size > largest:
+                largest = size
+    return pairs, largest
+
+
 def rotations(dx: int, dy: int) -> tuple[tuple[int, int], ...]:
     """The distinct images of offset ``(dx, dy)`` under the four rotations (CC-6.2)."""
     out: list[tuple[int, int]] = []

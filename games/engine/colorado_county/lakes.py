@@ -67,7 +67,7 @@ def update_lakes(
     shores = lay.shores
     for i in lakes:
         shore = shores[i]
-        counts = [(m & shore).bit_count() for m in markers]
+        counts = list(map(int.bit_count, map(shore.__and__, markers)))
         owner = s.lake_owners[i]
         if owner >= 0:
             if s.n > 1:

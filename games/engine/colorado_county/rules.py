@@ -201,7 +201,15 @@ def deal_flags(s: State, ev: list[Event]) -> None:
 
 
 def flag_names(counts: tuple[int, ...]) -> list[str]:
-    return [COLOURS[c] for c in range(4) for _ in range(counts[c])]
+    names = _FLAG_NAMES.get(counts)
+    if names is None:
+        names = tuple(COLOURS[c] for c in range(4) for _ in range(counts[c]))
+        if len(_FLAG_NAMES) < 256:
+            _FLAG_NAMES[counts] = names
+    return list(names)
+
+
+_FLAG_NAMES: dict[tuple[int, ...], tuple[str, ...]] = {}  # a flag hand -> its colour names
 
 
 def all_flags(s: State) -> int:
