@@ -277,8 +277,9 @@ HANDLERS: dict[str, Handler] = {
     "sale_bid": do_sale_bid,
     "sale_pay": do_sale_pay,
 }
-# type -> (its key sets, the longer one second; the handler; a sale type?; base phase)
+# type -> (its key sets, the longer one first (claims list "second"); the handler; a sale
+# type?; base phase)
 _SPECS: dict[str, tuple[frozenset[str], frozenset[str], Handler, bool, str | None]] = {
-    kind: (sets[0], sets[-1], HANDLERS[kind], kind in SALE_TYPES, BASE_PHASE.get(kind))
+    kind: (sets[-1], sets[0], HANDLERS[kind], kind in SALE_TYPES, BASE_PHASE.get(kind))
     for kind, sets in KEY_SETS.items()
 }
