@@ -33,14 +33,20 @@ def next_u64(state: int) -> tuple[int, int]:
 
 
 def below(state: int, n: int) -> tuple[int, int]:
-    """Return ``(new_state, r)`` with ``0 <= r < n`` (multiply-shift, bias < n / 2**64)."""
-    state, z = next_u64(state)
-    return state, (z * n) >> 64
+    """Return ``(new_state, r)`` with ``0 <= r < n`` (multiply-shift, bias < n / 2**64).
+    ``next_u64`` is inlined here and in ``shuffle`` (the engine's hottest helpers)."""
+    state = (state + 0x9E3779B97F4A7C15) & MASK64
+    z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return state, ((z ^ (z >> 31)) * n) >> 64
 
 
 def shuffle(state: int, items: list[T]) -> int:
     """Fisher-Yates shuffle ``items`` in place; return the new generator state."""
     for i in range(len(items) - 1, 0, -1):
-        state, j = below(state, i + 1)
+        state = (state + 0x9E3779B97F4A7C15) & MASK64
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        j = ((z ^ (z >> 31)) * (i + 1)) >> 64
         items[i], items[j] = items[j], items[i]
     return state

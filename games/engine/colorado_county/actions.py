@@ -114,16 +114,20 @@ def apply_action(s0: State, seat: Any, action: Any) -> tuple[State, list[Event]]
         fail("not_a_player", "That seat does not play in this game.")
     if s0.phase == "over":
         fail("game_over", "The game is over.")
-    kind = check_shape(action)
-    handler = HANDLERS[kind]
-    if kind in SALE_TYPES:
+    # fast path: a plain dict with exactly one of its type's key sets; else the full check
+    kind = action.get("type") if type(action) is dict else None
+    spec = _SPECS.get(kind) if type(kind) is str else None
+    if spec is None or (action.keys() != spec[0] and action.keys() != spec[1]):
+        kind = check_shape(action)
+        spec = _SPECS[kind]
+    if spec[3]:
         if s0.sale is None:
             fail("wrong_phase", "No land sale is open.")
     elif s0.sale is not None:
         fail("sale_open", "A land sale is open; the game waits until it is settled.")
-    elif kind in BASE_PHASE and s0.phase != BASE_PHASE[kind]:
+    elif spec[4] is not None and s0.phase != spec[4]:
         fail("wrong_phase", f"This is not the time for that: it is {PHASE_WORDS[s0.phase]}.")
-    return handler(s0, seat, action)
+    return spec[2](s0, seat, action)
 
 
 def do_place_flag(s0: State, seat: int, a: dict[str, Any]) -> tuple[State, list[Event]]:
@@ -136,14 +140,13 @@ def do_place_flag(s0: State, seat: int, a: dict[str, Any]) -> tuple[State, list[
     if not s0.flag_hands[seat][colour]:
         fail("colour_not_held", f"You hold no {colour_name} flag.")
     cell = parse_cell(a["cell"], "cell")
-    name = board.CELL_NAMES[cell]
     if not s0.layout.land >> cell & 1:
-        fail("cell_under_water", f"{name} is under a lake.")
+        fail("cell_under_water", f"{board.CELL_NAMES[cell]} is under a lake.")
     free = rules.free_land(s0)
     if not free >> cell & 1:
-        fail("cell_not_free", f"{name} already holds a marker or a flag.")
+        fail("cell_not_free", f"{board.CELL_NAMES[cell]} already holds a marker or a flag.")
     if not rules.flag_cells(s0, free) >> cell & 1:
-        fail("flag_adjacent", f"{name} is next to another flag.")
+        fail("flag_adjacent", f"{board.CELL_NAMES[cell]} is next to another flag.")
     s = s0.copy()
     ev: list[Event] = []
     rules.put_flag(s, seat, colour, cell, ev, random=False)
@@ -174,20 +177,23 @@ def do_claim(s0: State, seat: int, a: dict[str, Any]) -> tuple[State, list[Event
     flag = parse_cell(a["flag"], "flag")
     if not s0.flags[info.colour_index] >> flag & 1:
         fail("not_a_flag_of_colour", f"{board.CELL_NAMES[flag]} holds no {info.colour} flag.")
-    options = rules.second_options(s0, card, flag)
+    targets = rules.second_targets(card, flag)
+    free = rules.free_land(s0) if targets else 0
     raw = a.get("second")
     if raw is None:
-        if options:
-            fail("second_cell_required", "This card needs a second cell: one is free.")
+        for t in targets:
+            if free >> t & 1:
+                fail("second_cell_required", "This card needs a second cell: one is free.")
         second = -1
     else:
         second = parse_cell(raw, "second cell")
-        name = board.CELL_NAMES[second]
-        if second not in rules.second_targets(card, flag):
+        if second not in targets:
+            name = board.CELL_NAMES[second]
             fail("wrong_offset", f"{name} is not where this card's second star falls.")
         if not s0.layout.land >> second & 1:
-            fail("cell_under_water", f"{name} is under a lake.")
-        if second not in options:
+            fail("cell_under_water", f"{board.CELL_NAMES[second]} is under a lake.")
+        if not free >> second & 1:
+            name = board.CELL_NAMES[second]
             fail("second_cell_not_free", f"{name} already holds a marker or a flag.")
     s = s0.copy()
     ev: list[Event] = []
@@ -270,4 +276,10 @@ HANDLERS: dict[str, Handler] = {
     "sale_interest": do_sale_interest,
     "sale_bid": do_sale_bid,
     "sale_pay": do_sale_pay,
+}
+# type -> (its key sets, the longer one first (claims list "second"); the handler; a sale
+# type?; base phase)
+_SPECS: dict[str, tuple[frozenset[str], frozenset[str], Handler, bool, str | None]] = {
+    kind: (sets[-1], sets[0], HANDLERS[kind], kind in SALE_TYPES, BASE_PHASE.get(kind))
+    for kind, sets in KEY_SETS.items()
 }

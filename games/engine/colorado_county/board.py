@@ -52,6 +52,9 @@ def grow(mask: int) -> int:
 
 
 NEIGHBOURS: tuple[int, ...] = tuple(grow(1 << i) & ~(1 << i) for i in range(NCELLS))
+NEIGHBOUR_CELLS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(j for j in range(NCELLS) if NEIGHBOURS[i] >> j & 1) for i in range(NCELLS)
+)
 
 
 _CHUNKS = (NCELLS + 7) // 8 + 1
@@ -95,24 +98,67 @@ def components(mask: int) -> list[int]:
 
 
 def component_sizes(mask: int) -> list[int]:
-    """Sizes of the orthogonally connected groups of ``mask`` (search over cells)."""
-    sizes = []
-    neighbours = NEIGHBOURS
-    while mask:
-        low = mask & -mask
-        mask ^= low
-        todo = [low.bit_length() - 1]
+    """Sizes of the orthogonally connected groups of ``mask``, in no particular order.
+    Isolated cells are counted with a few whole-mask shifts; the rest by a search over
+    cell indices (small ints, so no big-int arithmetic per cell)."""
+    # cells with a neighbour in the mask
+    linked = mask & (
+        ((mask << 1) & NOT_COL_A) | ((mask >> 1) & NOT_COL_O) | (mask << COLS) | (mask >> COLS)
+    )
+    sizes = [1] * (mask ^ linked).bit_count()
+    if not linked:
+        return sizes
+    cells = set(bits(linked))
+    pop = cells.pop
+    remove = cells.remove
+    neighbours = NEIGHBOUR_CELLS
+    while cells:
+        todo = [pop()]
         size = 0
         while todo:
             size += 1
-            nb = neighbours[todo.pop()] & mask
-            while nb:
-                b = nb & -nb
-                nb ^= b
-                mask ^= b
-                todo.append(b.bit_length() - 1)
+            for nb in neighbours[todo.pop()]:
+                if nb in cells:
+                    remove(nb)
+                    todo.append(nb)
         sizes.append(size)
     return sizes
+
+
+def pairs_and_largest(mask: int) -> tuple[int, int]:
+    """The number of groups of exactly two cells in ``mask`` and the size of its largest
+    group (0 if empty), as ``component_sizes`` would give them. Lone cells and pairs are
+    found with whole-mask shifts; only the cells of larger groups are searched."""
+    east = mask & (mask >> 1) & NOT_COL_O  # cells whose east neighbour is in the mask
+    west = mask & (mask << 1) & NOT_COL_A
+    south = mask & (mask >> COLS)
+    north = mask & (mask << COLS)
+    linked = east | west | south | north
+    if not linked:
+        return 0, 1 if mask else 0
+    one = linked & ~((east & (west | south | north)) | (west & (south | north)) | (south & north))
+    across = one & east & (one >> 1)  # the west cell of each lone horizontal pair
+    down = one & south & (one >> COLS)  # the north cell of each lone vertical pair
+    pairs = across.bit_count() + down.bit_count()
+    rest = linked & ~(across | (across << 1) | down | (down << COLS))
+    largest = 2
+    if rest:
+        cells = set(bits(rest))
+        pop = cells.pop
+        remove = cells.remove
+        neighbours = NEIGHBOUR_CELLS
+        while cells:
+            todo = [pop()]
+            size = 0
+            while todo:
+                size += 1
+                for nb in neighbours[todo.pop()]:
+                    if nb in cells:
+                        remove(nb)
+                        todo.append(nb)
+            if size > largest:
+                largest = size
+    return pairs, largest
 
 
 def rotations(dx: int, dy: int) -> tuple[tuple[int, int], ...]:
@@ -141,6 +187,7 @@ class Layout:
     water: int
     land: int
     border: int
+    shore_lakes: tuple[tuple[int, ...], ...]  # per cell: the lakes whose shore holds it
 
 
 @lru_cache(maxsize=256)
@@ -152,7 +199,10 @@ def layout(lakes: tuple[tuple[str, tuple[int, ...]], ...]) -> Layout:
         water |= m
     land = FULL & ~water
     shores = tuple(grow(m) & land for m in masks)
-    return Layout(lakes, masks, shores, water, land, EDGE & land)
+    shore_lakes = tuple(
+        tuple(i for i, shore in enumerate(shores) if shore >> c & 1) for c in range(NCELLS)
+    )
+    return Layout(lakes, masks, shores, water, land, EDGE & land, shore_lakes)
 
 
 def lakes_touch(a: int, b: int) -> bool:

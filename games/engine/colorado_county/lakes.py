@@ -49,16 +49,25 @@ def random_lakes(rng: int) -> tuple[int, Lakes]:
             return rng, lakes
 
 
-def update_lakes(s: State, ev: list[Event], prefer: int, clockwise_from: int, changed: int) -> None:
+def update_lakes(
+    s: State, ev: list[Event], prefer: int, clockwise_from: int, cell: int, second: int = -1
+) -> None:
     """CC-7.1/7.2, with the CC-7.3 tie rulings (``prefer`` is the claimer or buyer).
-    Only lakes whose shore meets ``changed`` (the cells that changed hands) can change."""
+    Only lakes whose shore holds ``cell`` or ``second`` (the cells that changed hands,
+    ``second`` -1 if only one did) can change."""
     lay = s.layout
+    lakes = lay.shore_lakes[cell]
+    if second >= 0:
+        more = lay.shore_lakes[second]
+        if more:
+            lakes = tuple(sorted({*lakes, *more})) if lakes else more
+    if not lakes:
+        return
     markers = s.markers
-    order = s.seats_from(clockwise_from)
-    for i, shore in enumerate(lay.shores):
-        if not shore & changed:
-            continue
-        counts = [(m & shore).bit_count() for m in markers]
+    shores = lay.shores
+    for i in lakes:
+        shore = shores[i]
+        counts = list(map(int.bit_count, map(shore.__and__, markers)))
         owner = s.lake_owners[i]
         if owner >= 0:
             if s.n > 1:
@@ -76,7 +85,9 @@ def update_lakes(s: State, ev: list[Event], prefer: int, clockwise_from: int, ch
             best = max(counts)
             if best == 0:
                 continue
-        tied = [seat for seat in order if counts[seat] == best and seat != owner]
+        tied = [
+            seat for seat in s.seats_from(clockwise_from) if counts[seat] == best and seat != owner
+        ]
         set_owner(s, i, prefer if prefer in tied else tied[0], ev)
 
 

@@ -10,11 +10,15 @@ sales get exercised without dominating the game.
 from __future__ import annotations
 
 import random
+from operator import itemgetter
 from typing import Any
 
 from .. import Rules
 
 Action = dict[str, Any]
+
+_COWBOYS = itemgetter("cowboys")
+_FIRST = itemgetter(0)
 
 SELL_CHANCE = 0.02
 EMPTY_BID_CHANCE = 0.2
@@ -44,19 +48,26 @@ class ColoradoCountyRandomBot:
         rng: random.Random,
     ) -> Action:
         n = k = len(legal_actions)
-        while k and legal_actions[k - 1]["type"] == "sell":
-            k -= 1
+        if n and legal_actions[-1]["type"] == "sell":
+            # the sells are the list's tail: find where it starts by bisection
+            lo = 0
+            while lo < k:
+                mid = (lo + k) >> 1
+                if legal_actions[mid]["type"] == "sell":
+                    k = mid
+                else:
+                    lo = mid + 1
         others = legal_actions if k == n else legal_actions[:k]
         if k < n and (not others or rng.random() < SELL_CHANCE):
             return dict(rng.choice(legal_actions[k:]))
         action = rng.choice(others)
         kind = action["type"]
         if kind == "bid":
-            hand = [a["cowboys"][0] for a in others if a["cowboys"]]
+            hand = list(map(_FIRST, filter(None, map(_COWBOYS, others))))
             if not hand or rng.random() < EMPTY_BID_CHANCE:
                 return {"type": "bid", "cowboys": []}
             return {"type": "bid", "cowboys": random_cowboys(hand, rng)}
         if kind == "sale_bid":
-            pool = [a["cowboys"][0] for a in others]
+            pool = list(map(_FIRST, map(_COWBOYS, others)))
             return {"type": "sale_bid", "cowboys": random_cowboys(pool, rng)}
         return dict(action)

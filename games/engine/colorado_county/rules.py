@@ -20,6 +20,8 @@ See ``docs/engine.md``.
 
 from __future__ import annotations
 
+from functools import reduce
+from operator import or_
 from typing import Any
 
 from .. import _rng
@@ -35,7 +37,13 @@ CARD_COLOUR: tuple[int, ...] = tuple(c.colour_index for c in CARDS)
 
 
 def cowboy_list(mask: int) -> list[int]:
-    return board.bits(mask)
+    """The cowboys of ``mask``, ascending (``board.bits`` for the few of a bid)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def card_json(idx: int) -> dict[str, Any]:
@@ -44,6 +52,8 @@ def card_json(idx: int) -> dict[str, Any]:
 
 
 _CARD_FIELDS = tuple((c.id, c.colour, c.offset) for c in CARDS)
+# each colour's cards in card order, the piles before their shuffle
+_PILES = tuple(tuple(i for i, c in enumerate(CARDS) if c.colour_index == k) for k in range(4))
 
 
 # --- randomness -----------------------------------------------------------------------
@@ -104,7 +114,7 @@ def setup(n: int, seed: int | str, options: dict[str, str]) -> tuple[State, list
     s.sale_cards = (DATA.sale_cards[n],) * n
     piles = []
     for colour in range(4):
-        pile = [i for i, c in enumerate(CARDS) if c.colour_index == colour]
+        pile = list(_PILES[colour])
         s.rng = _rng.shuffle(s.rng, pile)
         piles.append(tuple(pile))
     s.piles = tuple(piles)
@@ -191,7 +201,15 @@ def deal_flags(s: State, ev: list[Event]) -> None:
 
 
 def flag_names(counts: tuple[int, ...]) -> list[str]:
-    return [COLOURS[c] for c in range(4) for _ in range(counts[c])]
+    names = _FLAG_NAMES.get(counts)
+    if names is None:
+        names = tuple(COLOURS[c] for c in range(4) for _ in range(counts[c]))
+        if len(_FLAG_NAMES) < 256:
+            _FLAG_NAMES[counts] = names
+    return list(names)
+
+
+_FLAG_NAMES: dict[tuple[int, ...], tuple[str, ...]] = {}  # a flag hand -> its colour names
 
 
 def all_flags(s: State) -> int:
@@ -201,10 +219,7 @@ def all_flags(s: State) -> int:
 
 def free_land(s: State) -> int:
     f = s.flags
-    occupied = f[0] | f[1] | f[2] | f[3]
-    for m in s.markers:
-        occupied |= m
-    return s.layout.land & ~occupied
+    return s.layout.land & ~reduce(or_, s.markers, f[0] | f[1] | f[2] | f[3])
 
 
 def flag_cells(s: State, free: int = -1) -> int:
@@ -295,7 +310,7 @@ def check_bids(s: State, ev: list[Event]) -> None:
     """Ruling (a): seats without cowboys bid nothing automatically; reveal once all bid."""
     if s.phase != "bid" or s.sale is not None:
         return
-    for seat in range(s.n):
+    for seat in range(s.n) if 0 in s.hands else ():
         if s.bids[seat] is None and not s.hands[seat]:
             s.bids[seat] = 0
             ev.append(
@@ -405,28 +420,29 @@ def second_options(s: State, card: int, flag: int) -> list[int]:
 
 def claim(s: State, seat: int, card: int, flag: int, second: int, ev: list[Event]) -> None:
     """CC-6: occupy the flag cell (and the second cell if any); CC-7 lakes."""
-    colour = CARDS[card].colour_index
-    s.flags[colour] &= ~(1 << flag)
-    s.markers[seat] |= 1 << flag
-    if second >= 0:
-        s.markers[seat] |= 1 << second
+    cid, colour, offset = _CARD_FIELDS[card]
+    bit = 1 << flag
+    s.flags[CARD_COLOUR[card]] &= ~bit
+    s.markers[seat] |= bit if second < 0 else bit | 1 << second
     face_up = list(s.face_up)
     face_up.remove(card)  # face-up cards are distinct
     s.face_up = tuple(face_up)
     s.claim_order = s.claim_order[1:]
+    names = board.CELL_NAMES
     ev.append(
         {
             "type": "card_claimed",
             "visible_to": ALL,
             "seat": seat,
-            **card_json(card),
-            "card": CARDS[card].id,
-            "flag": board.CELL_NAMES[flag],
-            "second": board.CELL_NAMES[second] if second >= 0 else None,
+            "id": cid,
+            "colour": colour,
+            "offset": list(offset) if offset else None,
+            "card": cid,
+            "flag": names[flag],
+            "second": names[second] if second >= 0 else None,
         }
     )
-    changed = 1 << flag if second < 0 else (1 << flag) | (1 << second)
-    update_lakes(s, ev, prefer=seat, clockwise_from=seat, changed=changed)
+    update_lakes(s, ev, prefer=seat, clockwise_from=seat, cell=flag, second=second)
     next_claim(s, ev)
 
 

@@ -128,5 +128,5 @@ def close_sale(s: State, buyer: int, price: int, ev: list[Event]) -> None:
         }
     )
     draw(s, seller, 2, ev, "sale")
-    update_lakes(s, ev, prefer=buyer, clockwise_from=seller, changed=1 << cell)
+    update_lakes(s, ev, prefer=buyer, clockwise_from=seller, cell=cell)
     check_bids(s, ev)

@@ -80,9 +80,7 @@ def score_round(
     doubles: dict[int, int] = {}
     for seat, mask in markers.items():
         borders[seat] = (mask & border_mask).bit_count()
-        sizes = board.component_sizes(mask)
-        doubles[seat] = sum(1 for z in sizes if z == 2)
-        largest = max(sizes, default=0)
+        doubles[seat], largest = board.pairs_and_largest(mask)
         areas[seat] = largest if largest >= 3 else 0
     border_pts = majority(borders, DATA.border_points[r])
     area_pts = majority(areas, DATA.area_points[r])

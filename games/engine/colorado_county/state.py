@@ -157,9 +157,9 @@ class State:
         new.sale = self.sale.copy() if self.sale is not None else None
         return new
 
-    def seats_from(self, first: int) -> list[int]:
-        """All seats clockwise starting at ``first``."""
-        return list(_ORDERS[self.n][first % self.n])
+    def seats_from(self, first: int) -> tuple[int, ...]:
+        """All seats clockwise starting at ``first`` (a shared tuple)."""
+        return _ORDERS[self.n][first % self.n]
 
 
 _ORDERS: dict[int, tuple[tuple[int, ...], ...]] = {

@@ -121,7 +121,8 @@ class ColoradoCountyRules:
     def is_over(self, state: Any) -> bool:
         if type(state) is not State:
             _state(state)
-        return bool(state.phase == "over")
+        phase: str = state.phase
+        return phase == "over"
 
     def result(self, state: Any) -> list[int]:
         return list(_state(state).scores)

@@ -8,8 +8,8 @@ seed are never in a view.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import compress
-from operator import itemgetter
+from itertools import product
+from operator import is_, itemgetter
 from typing import Any
 
 from . import board, rules, sales
@@ -28,11 +28,29 @@ _FLAG_ACTIONS: tuple[tuple[Action, ...], ...] = tuple(
     tuple({"type": "place_flag", "colour": colour, "cell": name} for name in NAMES)
     for colour in COLOURS
 )
+
+
+def _by_byte(protos: tuple[Action, ...]) -> tuple[tuple[tuple[Action, ...], ...], ...]:
+    """For bit-indexed ``protos``: per byte of a mask, per value of that byte, the actions
+    of its set bits in order (each value's tuple is a smaller value's plus its top bit)."""
+    chunks = []
+    for k in range((len(protos) + 7) // 8):
+        own = protos[8 * k : 8 * k + 8]
+        table: list[tuple[Action, ...]] = [()]
+        for b in range(1, 256):
+            top = b.bit_length() - 1
+            table.append(table[b ^ (1 << top)] + own[top : top + 1])
+        chunks.append(tuple(table))
+    return tuple(chunks)
+
+
+_FLAG_BYTES = tuple(_by_byte(protos) for protos in _FLAG_ACTIONS)
 _SELL_ACTIONS: tuple[Action, ...] = tuple({"type": "sell", "cell": name} for name in NAMES)
 _COWBOY_ACTIONS: dict[str, tuple[Action, ...]] = {
     kind: tuple({"type": kind, "cowboys": [c]} for c in range(DATA.cowboys + 1))
     for kind in ("bid", "sale_bid")
 }
+_COWBOY_BYTES = {kind: _by_byte(protos) for kind, protos in _COWBOY_ACTIONS.items()}
 _EMPTY_BID: Action = {"type": "bid", "cowboys": []}
 _PAY_ACTIONS: tuple[Action, ...] = tuple(
     {"type": "sale_pay", "cowboy": c} for c in range(DATA.cowboys + 1)
@@ -49,9 +67,6 @@ _NO_SECOND: dict[tuple[int, int], Action] = {}
 _SELLS: dict[int, tuple[Action, ...]] = {}
 
 
-_SELECTOR = bytes.maketrans(b"01", b"\x00\x01")
-
-
 def _picked(protos: tuple[Action, ...], idx: list[int]) -> list[Action]:
     """``[protos[i] for i in idx]``, done in C."""
     if len(idx) > 1:
@@ -61,6 +76,13 @@ def _picked(protos: tuple[Action, ...], idx: list[int]) -> list[Action]:
 
 _ONE_SEAT: tuple[frozenset[int], ...] = tuple(frozenset((seat,)) for seat in range(4))
 _NO_SEAT: frozenset[int] = frozenset()
+_NONES = (None,) * 4
+# which seats have not bid (one flag per seat) -> those seats
+_WAITING: dict[tuple[bool, ...], frozenset[int]] = {
+    flags: frozenset(seat for seat, waiting in enumerate(flags) if waiting)
+    for n in range(1, 5)
+    for flags in product((False, True), repeat=n)
+}
 
 
 def to_act(s: State) -> frozenset[int]:
@@ -78,14 +100,16 @@ def to_act(s: State) -> frozenset[int]:
         turn = s.flag_turn
         return _ONE_SEAT[turn] if 0 <= turn < 4 else frozenset((turn,))
     if phase == "bid":
-        bids = s.bids
-        return frozenset([o for o in range(s.n) if bids[o] is None])
+        return _WAITING[tuple(map(is_, s.bids, _NONES))]
     return _ONE_SEAT[s.claim_order[0]] if s.claim_order else _NO_SEAT
 
 
 def cowboy_actions(kind: str, mask: int, empty: bool) -> list[Action]:
     out = [_EMPTY_BID] if empty else []
-    out += compress(_COWBOY_ACTIONS[kind], bin(mask)[:1:-1].encode().translate(_SELECTOR))
+    raw = mask.to_bytes((mask.bit_length() + 7) >> 3, "little")
+    for table, b in zip(_COWBOY_BYTES[kind], raw, strict=False):
+        if b:
+            out += table[b]
     return out
 
 
@@ -112,12 +136,15 @@ def legal_actions(s: State, seat: int) -> list[Action]:
     if phase == "flags":
         out = []
         if seat == s.flag_turn:
-            # the cells as one selector byte each (bit order), so compress picks in C
-            chosen = bin(rules.flag_cells(s))[:1:-1].encode().translate(_SELECTOR)
+            # the cells a byte at a time, each byte's actions from a table
+            cells = rules.flag_cells(s)
+            raw = cells.to_bytes((cells.bit_length() + 7) >> 3, "little")
             hand = s.flag_hands[seat]
             for colour in range(4):
                 if hand[colour]:
-                    out += compress(_FLAG_ACTIONS[colour], chosen)
+                    for table, b in zip(_FLAG_BYTES[colour], raw, strict=False):
+                        if b:
+                            out += table[b]
     elif phase == "bid":
         hand_mask = s.hands[seat]
         out = cowboy_actions("bid", hand_mask, empty=True) if hand_mask else []
