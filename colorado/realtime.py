@@ -68,7 +68,7 @@ def _redis_publisher(layer: Any) -> Any:
     if isinstance(hosts, list) and len(hosts) == 1 and isinstance(hosts[0], dict):
         options = dict(hosts[0])
         address = options.pop("address", None)
-        if isinstance(address, str) and set(options) <= {"socket_timeout"}:
+        if isinstance(address, str) and set(options) <= {"socket_timeout", "protocol"}:
             import redis
             from redis.backoff import NoBackoff
             from redis.retry import Retry
