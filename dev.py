@@ -233,6 +233,10 @@ def run() -> int:
                 port,
                 "--lifespan",
                 "off",
+                # No per-message deflate: zlib per frame and socket was the largest CPU cost
+                # of the sockets (docs/benchmarks.md); a frame is a few kilobytes.
+                "--ws-per-message-deflate",
+                "false",
             ],
             env,
         ),

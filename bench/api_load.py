@@ -10,7 +10,17 @@ socket``, the default, as the page does) or as a POST (``--via http``). New tabl
 opened as games end, until ``--duration`` seconds have passed. Prints accepted actions per
 second, the mover's latency p50/p99 (action sent → its answer; the keys keep their names
 ``post_p50_ms``/``post_p99_ms``), and the latency from an action being sent to the
-resulting frame reaching the OTHER players' sockets (an upper bound of commit-to-socket).
+resulting frame reaching the OTHER players' sockets (an upper bound of commit-to-socket),
+and the server's and the client's CPU per accepted move.
+
+``--idle-sockets N`` adds a third server process (``--workers 1``, its own port) holding N
+idle sockets: every seat of N/4 quiet four-seat tables (four quiet players with a tab open
+on each), on which ``--idle-moves`` moves a second are POSTed through the busy server while
+the load runs. It prints those frames' latency from the move's own timestamp (taken in its
+transaction just before the write and the commit: commit-to-frame plus the write) and from
+its send (an upper bound), and the idle process's memory growth per socket while the load
+ran (a warm-up table's sockets are opened and closed first, so what a process loads once
+is not counted per socket).
 
     DATABASE_URL=postgres://… REDIS_URL=redis://… .venv/bin/python bench/api_load.py \
         --clients 50 --players 2 --duration 30 --workers 2
@@ -30,6 +40,7 @@ import sys
 import time
 import urllib.request
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -124,10 +135,20 @@ class Stats:
     sent_at: dict[tuple[int, int], float] = field(default_factory=dict)  # (game, version)
     mover: dict[tuple[int, int], int] = field(default_factory=dict)
     idle_latency: list[float] = field(default_factory=list)
+    idle_send_latency: list[float] = field(default_factory=list)
+    idle_moves: int = 0
     idle_open: int = 0
     idle_peak: int = 0
     idle_failed: int = 0
     rss_during: list[int] = field(default_factory=list)
+    idle_rss_during: list[int] = field(default_factory=list)
+    idle_rss_before: int = 0
+    idle_rss_rest: int = 0
+    idle_cpu_start: float = 0.0
+    idle_cpu_end: float = 0.0
+    client_cpu_start: float = 0.0
+    client_lag: list[float] = field(default_factory=list)
+    client_cpu_end: float = 0.0
     cpu_start: float = 0.0
     cpu_end: float = 0.0
 
@@ -284,15 +305,28 @@ async def table(
 OPENING = asyncio.Semaphore(20)
 
 
-async def idle_socket(player: Player, game_id: int, stats: Stats, stop: asyncio.Event) -> None:
-    """A socket that only listens (another tab of ``player``'s): the time from a move being
-    sent to its frame arriving here is an upper bound of commit-to-frame."""
-    ws_url = player.ws_base + f"/ws/games/{game_id}/"
+@dataclass
+class QuietTable:
+    """A table where little happens: each seat's player has a tab open on it (an idle
+    socket), and the trickle moves on it now and then."""
+
+    game_id: int
+    players: list[Player]
+    latest: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat -> its last frame
+    seat_player: dict[int, Player] = field(default_factory=dict)
+
+
+async def idle_socket(player: Player, table: QuietTable, stats: Stats) -> None:
+    """A socket that only listens, on a quiet table: the time from the move's timestamp
+    (taken in its transaction just before the commit, the frame's event ``at``) to the
+    frame arriving here is commit-to-frame plus the write; from the move's send it is an
+    upper bound. Runs until cancelled."""
+    ws_url = player.ws_base + f"/ws/games/{table.game_id}/"
     auth = {"Authorization": f"Bearer {player.token}"}
     try:
         async with OPENING:  # a few handshakes at a time
             ws = await websockets.connect(
-                ws_url, additional_headers=auth, max_size=2**24, compression=None, open_timeout=120
+                ws_url, additional_headers=auth, max_size=2**24, open_timeout=120
             )
     except Exception:
         stats.idle_failed += 1
@@ -301,25 +335,67 @@ async def idle_socket(player: Player, game_id: int, stats: Stats, stop: asyncio.
         stats.idle_open += 1
         stats.idle_peak = max(stats.idle_peak, stats.idle_open)
         try:
-            while not stop.is_set():
-                try:
-                    message = await asyncio.wait_for(ws.recv(), timeout=0.5)
-                except TimeoutError:
-                    continue
-                now = time.perf_counter()
+            async for message in ws:
+                wall, now = time.time(), time.perf_counter()
                 frame = json.loads(message)
-                if frame.get("type") == "game":
-                    sent = stats.sent_at.get((game_id, frame["version"]))
-                    if sent is not None:
-                        stats.idle_latency.append(now - sent)
+                if frame.get("type") != "game":
+                    continue
+                seat = frame.get("my_seat")
+                if isinstance(seat, int):
+                    table.latest[seat] = frame
+                    table.seat_player[seat] = player
+                sent = stats.sent_at.get((table.game_id, frame["version"]))
+                if sent is None:
+                    continue  # not a trickle move (the socket's first document)
+                stats.idle_send_latency.append(now - sent)
+                at = next((e.get("at") for e in frame.get("events", []) if e.get("at")), None)
+                if at:
+                    stats.idle_latency.append(wall - datetime.fromisoformat(at).timestamp())
         finally:
             stats.idle_open -= 1
+
+
+async def trickle(tables: list[QuietTable], rate: float, stats: Stats, deadline: float) -> None:
+    """``rate`` moves a second on random quiet tables, each POSTed by the seat to act
+    (through the busy server), so their frames reach the idle sockets through Redis."""
+    rng = random.Random(0)
+    busy: set[Player] = set()
+    while time.perf_counter() < deadline:
+        await asyncio.sleep(1 / rate)
+        rng.shuffle(tables)
+        for table in tables:
+            choice = [
+                (seat, frame)
+                for seat, frame in table.latest.items()
+                if seat in frame.get("to_act", ())
+                and frame.get("legal_actions")
+                and frame.get("status") == "running"
+            ]
+            if not choice:
+                continue
+            seat, frame = choice[0]
+            version, mover = frame["version"], table.seat_player[seat]
+            key = (table.game_id, version + 1)
+            if key in stats.sent_at or mover in busy:
+                continue  # already moved at this version (its frame is on its way)
+            stats.sent_at[key] = time.perf_counter()
+            busy.add(mover)
+            task = asyncio.create_task(
+                mover.http.request(
+                    "POST",
+                    f"/api/games/{table.game_id}/actions",
+                    {"action": rng.choice(frame["legal_actions"]), "version": version},
+                )
+            )
+            task.add_done_callback(lambda _t, m=mover: busy.discard(m))
+            stats.idle_moves += 1
+            break
 
 
 # --- set-up -------------------------------------------------------------------------------
 
 
-def make_users(count: int) -> list[tuple[str, str]]:
+def make_users(count: int, prefix: str = "bench-") -> list[tuple[str, str]]:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "colorado.settings")
     sys.path.insert(0, str(ROOT))
     import django
@@ -330,19 +406,30 @@ def make_users(count: int) -> list[tuple[str, str]]:
 
     out = []
     for i in range(count):
-        user, _ = User.objects.get_or_create(username=f"bench-{i}")
+        user, _ = User.objects.get_or_create(username=f"{prefix}{i}")
         out.append((user.username, token_create(user=user, name="bench")))
     return out
 
 
+#: The run command's uvicorn options (dev.py run, README): no per-message deflate, whose
+#: zlib work per frame and socket cost more of the server's CPU than anything else on the
+#: socket side (docs/benchmarks.md).
+SERVER_OPTIONS = ["--ws-per-message-deflate", "false"]
+
+
 def start_server(
-    port: int, workers: int, app: str = "colorado.asgi:application", probe: str = "/healthz"
+    port: int,
+    workers: int,
+    app: str = "colorado.asgi:application",
+    probe: str = "/healthz",
+    options: list[str] | None = None,
 ) -> subprocess.Popen[bytes]:
     env = {**os.environ, "LOG_LEVEL": "WARNING", "DJANGO_ENV": "test", "DEBUG": "0"}
     cmd = [
         sys.executable, "-m", "uvicorn", app,
         "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers),
         "--log-level", "warning", "--no-access-log",
+        *(SERVER_OPTIONS if options is None else options),
     ]  # fmt: skip
     # Its own process group: stopping it stops uvicorn's worker processes too.
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, start_new_session=True)  # noqa: S603
@@ -401,8 +488,32 @@ def stop_server(proc: subprocess.Popen[bytes]) -> None:
         pass
 
 
+async def open_quiet_tables(
+    users: list[tuple[str, str]], count: int, base: str, ws_base: str, stats: Stats
+) -> list[QuietTable]:
+    """``count`` four-seat tables of the same four quiet players, opened through the busy
+    server (20 at a time); each seat's player object is its own (its own HTTP connection)."""
+    gate = asyncio.Semaphore(20)
+
+    async def one(n: int) -> QuietTable:
+        players = [
+            Player(10_000 + 4 * n + i, tok, name, base, ws_base, stats)
+            for i, (name, tok) in enumerate(users)
+        ]
+        async with gate:
+            return QuietTable(await open_table(players, 4), players)
+
+    return list(await asyncio.gather(*(one(n) for n in range(count))))
+
+
 async def run(
-    args: argparse.Namespace, base: str, users: list[tuple[str, str]], server_pgid: int = 0
+    args: argparse.Namespace,
+    base: str,
+    users: list[tuple[str, str]],
+    server_pgid: int = 0,
+    quiet_users: list[tuple[str, str]] | None = None,
+    idle_base: str = "",
+    idle_pgid: int = 0,
 ) -> Stats:
     stats = Stats()
     ws_base = args.ws_url or base.replace("http", "ws", 1)
@@ -410,27 +521,58 @@ async def run(
     groups = [players[i : i + args.players] for i in range(0, len(players), args.players)]
     full = [g for g in groups if len(g) == args.players]
     firsts = await asyncio.gather(*(open_table(g, args.players) for g in full))
-    # The listening sockets open before the load starts, on the tables' first games.
-    stop = asyncio.Event()
+    # Idle sockets: every seat of the quiet tables holds one, in the idle server process.
+    quiet: list[QuietTable] = []
     idle: list[asyncio.Task[None]] = []
-    for n in range(args.idle_sockets if full else 0):
-        table_no = n % len(full)
-        idle.append(
-            asyncio.create_task(idle_socket(full[table_no][0], firsts[table_no], stats, stop))
+    if args.idle_sockets and quiet_users:
+        idle_ws = idle_base.replace("http", "ws", 1)
+        quiet = await open_quiet_tables(
+            quiet_users, -(-args.idle_sockets // 4), base, idle_ws, stats
         )
-    while idle and stats.idle_open + stats.idle_failed < len(idle):
-        await asyncio.sleep(0.2)
+        # Warm-up: one table's sockets opened and closed, so what is loaded once per
+        # process (the consumer's modules, the Redis subscriber) is not counted per socket.
+        warm = [asyncio.create_task(idle_socket(p, quiet[0], stats)) for p in quiet[0].players]
+        while stats.idle_open + stats.idle_failed < len(warm):
+            await asyncio.sleep(0.2)
+        await asyncio.sleep(1)
+        for task in warm:
+            task.cancel()
+        await asyncio.gather(*warm, return_exceptions=True)
+        stats.idle_peak = 0
+        await asyncio.sleep(1)
+        stats.idle_rss_before = group_rss_bytes(idle_pgid)
+        for n in range(args.idle_sockets):
+            table_, seat = quiet[n // 4], n % 4
+            idle.append(asyncio.create_task(idle_socket(table_.players[seat], table_, stats)))
+        while stats.idle_open + stats.idle_failed < len(idle):
+            await asyncio.sleep(0.2)
+        await asyncio.sleep(2)
+        stats.idle_rss_rest = group_rss_bytes(idle_pgid)
     start = time.perf_counter()
     deadline = start + args.duration
     stats.cpu_start = group_cpu_seconds(server_pgid) if server_pgid else 0.0
+    stats.idle_cpu_start = group_cpu_seconds(idle_pgid) if idle_pgid else 0.0
+    stats.client_cpu_start = time.process_time()
 
-    async def memory() -> None:  # the server's memory while the load runs
+    async def lag() -> None:  # how late the client's own loop runs (part of every latency)
+        while time.perf_counter() < deadline:
+            before = time.perf_counter()
+            await asyncio.sleep(0.01)
+            stats.client_lag.append(time.perf_counter() - before - 0.01)
+
+    lagger = asyncio.create_task(lag())
+
+    async def memory() -> None:  # the servers' memory while the load runs
         while time.perf_counter() < deadline:
             await asyncio.sleep(1)
             if server_pgid:
                 stats.rss_during.append(group_rss_bytes(server_pgid))
+            if idle_pgid:
+                stats.idle_rss_during.append(group_rss_bytes(idle_pgid))
 
     watcher = asyncio.create_task(memory())
+    if quiet:
+        idle.append(asyncio.create_task(trickle(quiet, args.idle_moves, stats, deadline)))
     await asyncio.gather(
         *(
             table(g, args.players, deadline, stats, args.via, f)
@@ -438,9 +580,14 @@ async def run(
         )
     )
     stats.cpu_end = group_cpu_seconds(server_pgid) if server_pgid else 0.0
+    stats.idle_cpu_end = group_cpu_seconds(idle_pgid) if idle_pgid else 0.0
+    stats.client_cpu_end = time.process_time()
     stats.elapsed = time.perf_counter() - start  # type: ignore[attr-defined]
     watcher.cancel()
-    stop.set()
+    lagger.cancel()
+    await asyncio.sleep(0.5)  # the last trickle frames
+    for task in idle:
+        task.cancel()
     await asyncio.gather(*idle, return_exceptions=True)
     return stats
 
@@ -456,8 +603,21 @@ def main() -> None:
         "--idle-sockets",
         type=int,
         default=0,
-        help="also hold this many listening sockets, spread over the tables (another tab of "
-        "each table's first player); reports their frames' latency and the server's memory",
+        help="also hold this many idle sockets in a third server process (--workers 1, its "
+        "own port): every seat of N/4 quiet four-seat tables, on which a trickle of moves "
+        "(--idle-moves a second) is made through the busy server while the load runs; "
+        "reports their frames' latency and the idle process's memory per socket",
+    )
+    parser.add_argument(
+        "--idle-moves", type=float, default=4, help="moves a second on the quiet tables"
+    )
+    parser.add_argument(
+        "--server-option",
+        action="append",
+        default=[],
+        help="an extra uvicorn option for the servers started here, e.g. "
+        "--server-option=--ws-per-message-deflate=true (the run command's own are in "
+        "SERVER_OPTIONS)",
     )
     parser.add_argument(
         "--via",
@@ -474,6 +634,7 @@ def main() -> None:
     if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
         sys.exit("Set DATABASE_URL (PostgreSQL) and REDIS_URL.")
     users = make_users(args.clients)
+    quiet_users = make_users(4, prefix="bench-quiet-") if args.idle_sockets else []
     if not args.port:
         import socket
 
@@ -483,9 +644,18 @@ def main() -> None:
     import signal
 
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # so the server is stopped too
-    proc = None if args.url else start_server(args.port, args.workers)
+    options = [*SERVER_OPTIONS, *args.server_option]
+    proc = None if args.url else start_server(args.port, args.workers, options=options)
     base = args.url or f"http://127.0.0.1:{args.port}"
+    idle_proc = None
     try:
+        if args.idle_sockets:
+            import socket
+
+            with socket.socket() as s:
+                s.bind(("127.0.0.1", 0))
+                idle_port = s.getsockname()[1]
+            idle_proc = start_server(idle_port, 1, options=options)
         try:
             import uvloop
 
@@ -493,11 +663,23 @@ def main() -> None:
         except ImportError:
             pass
         rss_before = group_rss_bytes(proc.pid) if proc is not None else 0
-        stats = asyncio.run(run(args, base, users, proc.pid if proc is not None else 0))
+        stats = asyncio.run(
+            run(
+                args,
+                base,
+                users,
+                proc.pid if proc is not None else 0,
+                quiet_users,
+                f"http://127.0.0.1:{idle_port}" if idle_proc is not None else "",
+                idle_proc.pid if idle_proc is not None else 0,
+            )
+        )
         server_cpu = stats.cpu_end - stats.cpu_start
     finally:
         if proc is not None:
             stop_server(proc)
+        if idle_proc is not None:
+            stop_server(idle_proc)
     elapsed = stats.elapsed  # type: ignore[attr-defined]
     machine = f"{platform.machine()}, {os.cpu_count()} cores"
     result = {
@@ -527,20 +709,39 @@ def main() -> None:
         "post_mean_ms": round(statistics.fmean(stats.post_latency) * 1000, 1)
         if stats.post_latency
         else None,
+        # The bench client's own CPU per accepted action: it shares the cores.
+        "client_cpu_ms_per_action": round(
+            (stats.client_cpu_end - stats.client_cpu_start) * 1000 / stats.accepted, 2
+        )
+        if stats.accepted
+        else None,
+        # How late the client's loop ran (a 10 ms sleep's overshoot): it is in every latency.
+        "client_loop_lag_p99_ms": round(pct(stats.client_lag, 0.99), 1),
+        "server_options": options,
     }
     if args.idle_sockets:
-        grown = max(stats.rss_during, default=0) - rss_before
+        grown = max(stats.idle_rss_during, default=0) - stats.idle_rss_before
+        rest = stats.idle_rss_rest - stats.idle_rss_before
         result |= {
             "idle_sockets": args.idle_sockets,
             "idle_sockets_open_at_once": stats.idle_peak,
             "idle_sockets_failed": stats.idle_failed,
+            "idle_moves": stats.idle_moves,
             "idle_frames_measured": len(stats.idle_latency),
+            # From the move's timestamp (taken in its transaction just before the write and
+            # the commit) to the frame at an idle socket: commit-to-frame plus the write.
             "idle_p50_ms": round(pct(stats.idle_latency, 0.50), 1),
             "idle_p99_ms": round(pct(stats.idle_latency, 0.99), 1),
-            # An upper bound: everything the server grew by while the load ran, per socket.
-            "server_kb_per_idle_socket": round(grown / 1024 / args.idle_sockets, 1)
-            if rss_before
-            else None,
+            # From the move's POST being sent: an upper bound.
+            "idle_from_send_p50_ms": round(pct(stats.idle_send_latency, 0.50), 1),
+            "idle_from_send_p99_ms": round(pct(stats.idle_send_latency, 0.99), 1),
+            "idle_server_rss_mb_before": round(stats.idle_rss_before / 2**20, 1),
+            "idle_server_rss_mb_peak": round(max(stats.idle_rss_during, default=0) / 2**20, 1),
+            # The idle process's growth per socket: peak while the load ran (the key), and
+            # with the sockets open before the load started.
+            "server_kb_per_idle_socket": round(grown / 1024 / args.idle_sockets, 1),
+            "server_kb_per_idle_socket_at_rest": round(rest / 1024 / args.idle_sockets, 1),
+            "idle_server_cpu_s": round(stats.idle_cpu_end - stats.idle_cpu_start, 2),
         }
     print(json.dumps(result, indent=2))
 

@@ -48,7 +48,7 @@ def main() -> None:
     cmd = [
         sys.executable, "-m", "uvicorn", "colorado.asgi:application", "--host", "127.0.0.1",
         "--port", str(port), "--workers", "1", "--log-level", "warning", "--no-access-log",
-        "--ws", args.ws,
+        "--ws", args.ws, *load.SERVER_OPTIONS,
     ]  # fmt: skip
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, start_new_session=True)  # noqa: S603
     base = f"http://127.0.0.1:{port}"
@@ -63,19 +63,19 @@ def main() -> None:
         stats = load.Stats()
         ws_base = base.replace("http", "ws", 1)
         players = [load.Player(i, t, u, base, ws_base, stats) for i, (u, t) in enumerate(users)]
-        game_id = await load.open_table(players, 4)
+        table = load.QuietTable(await load.open_table(players, 4), players)
         await asyncio.sleep(1)
         before = load.group_rss_bytes(proc.pid)
-        stop = asyncio.Event()
         tasks = [
-            asyncio.create_task(load.idle_socket(players[i % 4], game_id, stats, stop))
+            asyncio.create_task(load.idle_socket(players[i % 4], table, stats))
             for i in range(args.sockets)
         ]
         while stats.idle_open + stats.idle_failed < args.sockets:
             await asyncio.sleep(0.2)
         await asyncio.sleep(2)
         after = load.group_rss_bytes(proc.pid)
-        stop.set()
+        for task in tasks:
+            task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         return {
             "ws": args.ws,

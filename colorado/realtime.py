@@ -1,11 +1,15 @@
 """Sending to the channel layer from synchronous code, in every run mode.
 
-With Redis the layer is shared by all processes, and sends from synchronous code go through
-one sender event loop per process, running in a thread of its own with its own Redis
-connection. In a thread with no server loop behind it (a Celery task, a command)
-``async_to_sync`` would build a new loop, and the layer a new Redis connection, for every
-send; in a request's thread it would hop onto the server's loop, which measured the same
-as the sender loop, so one way serves both.
+With Redis (channels-redis's Pub/Sub layer) a group send is one ``PUBLISH`` of the layer's
+own encoding of the message on the layer's own channel name for the group, and this
+module makes it directly, with a plain (blocking) Redis client on a connection pool shared
+by the process's threads: a move's database thread publishes its frames itself. It used to
+hand each send to a sender event loop in a thread of its own (``run_coroutine_threadsafe``
+there and a future back): two thread hops and an event loop's turn per move, about a
+millisecond of the two cores per move under load (docs/benchmarks.md). What the receivers
+see is the same bytes on the same channel (``layer_channel``, ``layer.serialize``); a layer
+configured otherwise (several hosts, sentinels) is sent to through the layer's own
+``group_send`` on a sender loop as before.
 
 In embedded mode (no Redis) the in-memory layer lives on the web server's event loop; the
 task worker runs in a thread of that same process, so sends from such threads are handed to
@@ -27,6 +31,7 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 _server_loop: asyncio.AbstractEventLoop | None = None
 _lock = threading.Lock()
 _sender: tuple[int, asyncio.AbstractEventLoop] | None = None  # (process id, loop)
+_publisher: tuple[int, Any, Any] | None = None  # (process id, layer, redis client)
 SEND_TIMEOUT = 10
 
 
@@ -42,6 +47,43 @@ def _sender_loop() -> asyncio.AbstractEventLoop:
             thread.start()
             _sender = (os.getpid(), loop)
         return _sender[1]
+
+
+def layer_channel(layer: Any, group: str) -> str:
+    """The Redis channel the Pub/Sub layer subscribes a group's members to
+    (``RedisPubSubLoopLayer._get_group_channel_name``; a test holds the two together)."""
+    return f"{layer._kwargs.get('prefix', 'asgi')}__group__{group}"
+
+
+def _redis_publisher(layer: Any) -> Any:
+    """A blocking Redis client for ``layer`` (channels-redis's Pub/Sub layer with one
+    ``address``), one per process, or ``None`` for another layer or configuration."""
+    global _publisher
+    if _publisher is not None and _publisher[0] == os.getpid() and _publisher[1] is layer:
+        return _publisher[2]
+    from channels_redis.pubsub import RedisPubSubChannelLayer
+
+    hosts = layer._kwargs.get("hosts") if isinstance(layer, RedisPubSubChannelLayer) else None
+    client = None
+    if isinstance(hosts, list) and len(hosts) == 1 and isinstance(hosts[0], dict):
+        options = dict(hosts[0])
+        address = options.pop("address", None)
+        if isinstance(address, str) and set(options) <= {"socket_timeout", "protocol"}:
+            import redis
+            from redis.backoff import NoBackoff
+            from redis.retry import Retry
+
+            client = redis.Redis.from_url(
+                address,
+                socket_connect_timeout=SEND_TIMEOUT,
+                socket_timeout=SEND_TIMEOUT,
+                # A send that fails is not tried again: the sockets catch up by themselves
+                # (games.consumers.VersionWatch), and a move must not wait on a dead Redis.
+                retry=Retry(NoBackoff(), 0),
+            )
+    with _lock:
+        _publisher = (os.getpid(), layer, client)
+    return client
 
 
 def set_server_loop(loop: asyncio.AbstractEventLoop | None) -> None:
@@ -66,6 +108,10 @@ def group_send(group: str, message: dict[str, Any]) -> None:
             async_to_sync(layer.group_send)(group, message)
             return
     else:
+        client = _redis_publisher(layer)
+        if client is not None:
+            client.publish(layer_channel(layer, group), layer.serialize(message))
+            return
         loop = _sender_loop()
     future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
     future.result(timeout=SEND_TIMEOUT)

@@ -31,7 +31,12 @@ class Command(BaseCommand):
                 "(python3 dev.py run does this), or pass --no-worker."
             )
         config = uvicorn.Config(
-            "colorado.asgi:application", host=host, port=port, lifespan="off", log_level="info"
+            "colorado.asgi:application",
+            host=host,
+            port=port,
+            lifespan="off",
+            log_level="info",
+            ws_per_message_deflate=False,  # as dev.py run: CPU over bytes (docs/benchmarks.md)
         )
         server = uvicorn.Server(config)
 
