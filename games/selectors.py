@@ -9,6 +9,7 @@ Sealed bid rows and the seed are never read here except the seed of a finished g
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from typing import Any
 
@@ -23,6 +24,7 @@ from games.snapshots import engine_for, load_state
 __all__ = [
     "can_watch",
     "chat_entry",
+    "frames_json",
     "game_document",
     "game_export",
     "game_log",
@@ -155,8 +157,16 @@ def game_document(*, game: Game, user: Any) -> dict[str, Any]:
     return _document(game, seats, mine)
 
 
-def _document(game: Game, seats: list[Seat], mine: Seat | None, state: Any = None) -> dict:
-    doc = game_summary(game=game, seats=seats)
+def _document(
+    game: Game,
+    seats: list[Seat],
+    mine: Seat | None,
+    state: Any = None,
+    summary: dict[str, Any] | None = None,
+) -> dict:
+    # ``summary``: the game's ``game_summary``, built once for the documents of one move
+    # (a copy of its top level per document; its values are shared and never changed).
+    doc = dict(summary) if summary is not None else game_summary(game=game, seats=seats)
     my_seat = mine.seat if mine is not None else None
     doc["my_seat"] = my_seat
     doc["view"] = None
@@ -186,6 +196,7 @@ def move_frames(*, game: Game, move: Move, state: Any) -> dict[int | None, dict[
     their users, the new state): no query. Each frame carries only what
     ``game_document``/``game_log`` give that seat; each socket passes on its own seat's."""
     seats = _seats(game)
+    summary = game_summary(game=game, seats=seats)
     frames: dict[int | None, dict[str, Any]] = {}
     documents: dict[int | None, dict[str, Any]] = {}
     for mine in [*(s for s in seats if s.seat is not None), None]:
@@ -195,11 +206,64 @@ def move_frames(*, game: Game, move: Move, state: Any) -> dict[int | None, dict[
             for e in move.events
             if _visible(e, number)
         ]
-        documents[number] = _document(game, seats, mine, state)
+        documents[number] = _document(game, seats, mine, state, summary)
         frames[number] = socket_frame(documents[number], events)
     # The mover's answer is one of these documents (games.move_answer): built once.
     game._move_documents = documents  # type: ignore[attr-defined]
     return frames
+
+
+_KEYS: dict[str, str] = {}
+
+
+def _key_json(key: str) -> str:
+    text = _KEYS.get(key)
+    if text is None:
+        text = _KEYS[key] = json.dumps(key)
+    return text
+
+
+def _same(value: Any, public: Any) -> bool:
+    return value is public or (type(value) is type(public) and value == public)
+
+
+def _object_json(obj: dict[str, Any], public: dict[str, Any], texts: dict[str, str]) -> str:
+    """``json.dumps(obj)``, each value equal to ``public``'s under the same key taken from
+    ``texts`` (that value's JSON, encoded once) instead of encoded again."""
+    parts = []
+    for key, value in obj.items():
+        text = texts.get(key)
+        if text is None or key not in public or not _same(value, public[key]):
+            text = json.dumps(value)
+        parts.append(f"{_key_json(key)}: {text}")
+    return "{" + ", ".join(parts) + "}"
+
+
+def frames_json(frames: dict[int | None, dict[str, Any]]) -> dict[int | None, str]:
+    """Each of ``move_frames``' frames as JSON text, what they share encoded once. Most of a
+    seat's frame is the spectators' (the seats, the board, the public events): a value of a
+    seat's frame (or of its view) equal to the spectators' is sent as the spectators' text.
+    Only a value equal to the public one's is ever shared, so nothing hidden moves between
+    seats; decoded, each text is exactly ``json.dumps`` of its frame."""
+    public = frames.get(None)
+    if public is None:
+        return {number: json.dumps(frame) for number, frame in frames.items()}
+    view = public.get("view")
+    view_texts = {k: json.dumps(v) for k, v in view.items()} if isinstance(view, dict) else {}
+    texts = {key: json.dumps(value) for key, value in public.items() if key != "view"}
+    out: dict[int | None, str] = {}
+    for number, frame in frames.items():
+        parts = []
+        for key, value in frame.items():
+            if key == "view" and isinstance(value, dict) and isinstance(view, dict):
+                text = _object_json(value, view, view_texts)
+            elif key in texts and key in public and _same(value, public[key]):
+                text = texts[key]
+            else:
+                text = json.dumps(value)
+            parts.append(f"{_key_json(key)}: {text}")
+        out[number] = "{" + ", ".join(parts) + "}"
+    return out
 
 
 def _visible(event: dict[str, Any], seat: int | None) -> bool:
