@@ -213,57 +213,54 @@ def move_frames(*, game: Game, move: Move, state: Any) -> dict[int | None, dict[
     return frames
 
 
-_KEYS: dict[str, str] = {}
-
-
-def _key_json(key: str) -> str:
-    text = _KEYS.get(key)
-    if text is None:
-        text = _KEYS[key] = json.dumps(key)
-    return text
-
-
-def _same(value: Any, public: Any) -> bool:
-    return value is public or (type(value) is type(public) and value == public)
-
-
-def _object_json(obj: dict[str, Any], public: dict[str, Any], texts: dict[str, str]) -> str:
-    """``json.dumps(obj)``, each value equal to ``public``'s under the same key taken from
-    ``texts`` (that value's JSON, encoded once) instead of encoded again."""
-    parts = []
+def _members_json(
+    obj: dict[str, Any],
+    public: dict[str, Any],
+    parts: dict[str, str],
+    inner: tuple[str, dict[str, Any], dict[str, str]] | None = None,
+) -> str:
+    """``json.dumps(obj)``, each member whose value equals ``public``'s under the same key
+    (and is of the same type) taken from ``parts`` (that member's JSON, encoded once).
+    ``inner``: the key of a member that is itself an object, encoded the same way against
+    its own public object and parts."""
+    dumps = json.dumps
+    out = []
     for key, value in obj.items():
-        text = texts.get(key)
-        if text is None or key not in public or not _same(value, public[key]):
-            text = json.dumps(value)
-        parts.append(f"{_key_json(key)}: {text}")
-    return "{" + ", ".join(parts) + "}"
+        if not isinstance(key, str):  # json.dumps writes such keys its own way
+            return dumps(obj)
+        part = parts.get(key)
+        if part is not None:
+            shown = public[key]
+            if value is shown or (type(value) is type(shown) and value == shown):
+                out.append(part)
+                continue
+        if inner is not None and key == inner[0] and isinstance(value, dict):
+            out.append(f"{dumps(key)}: {_members_json(value, inner[1], inner[2])}")
+            continue
+        out.append(f"{dumps(key)}: {dumps(value)}")
+    return "{" + ", ".join(out) + "}"
 
 
 def frames_json(frames: dict[int | None, dict[str, Any]]) -> dict[int | None, str]:
     """Each of ``move_frames``' frames as JSON text, what they share encoded once. Most of a
-    seat's frame is the spectators' (the seats, the board, the public events): a value of a
-    seat's frame (or of its view) equal to the spectators' is sent as the spectators' text.
-    Only a value equal to the public one's is ever shared, so nothing hidden moves between
-    seats; decoded, each text is exactly ``json.dumps`` of its frame."""
+    seat's frame is the spectators' (the seats, the board, the public events): a member of
+    a seat's frame (or of its view) equal to the spectators' is sent as the spectators'
+    text. Only a value equal to the public one is ever shared, so nothing hidden moves
+    between seats; decoded, each text is exactly ``json.dumps`` of its frame."""
     public = frames.get(None)
-    if public is None:
+    view = public.get("view") if public is not None else None
+    keys = [*public, *(view if isinstance(view, dict) else ())] if public is not None else []
+    if public is None or not all(isinstance(k, str) for k in keys):
         return {number: json.dumps(frame) for number, frame in frames.items()}
-    view = public.get("view")
-    view_texts = {k: json.dumps(v) for k, v in view.items()} if isinstance(view, dict) else {}
-    texts = {key: json.dumps(value) for key, value in public.items() if key != "view"}
-    out: dict[int | None, str] = {}
-    for number, frame in frames.items():
-        parts = []
-        for key, value in frame.items():
-            if key == "view" and isinstance(value, dict) and isinstance(view, dict):
-                text = _object_json(value, view, view_texts)
-            elif key in texts and key in public and _same(value, public[key]):
-                text = texts[key]
-            else:
-                text = json.dumps(value)
-            parts.append(f"{_key_json(key)}: {text}")
-        out[number] = "{" + ", ".join(parts) + "}"
-    return out
+    dumps = json.dumps
+    inner = None
+    parts = {k: f"{dumps(k)}: {dumps(v)}" for k, v in public.items() if k != "view"}
+    if isinstance(view, dict):
+        inner = ("view", view, {k: f"{dumps(k)}: {dumps(v)}" for k, v in view.items()})
+        parts["view"] = f"{dumps('view')}: {{{', '.join(inner[2].values())}}}"
+    elif "view" in public:
+        parts["view"] = f"{dumps('view')}: {dumps(view)}"
+    return {number: _members_json(frame, public, parts, inner) for number, frame in frames.items()}
 
 
 def _visible(event: dict[str, Any], seat: int | None) -> bool:
