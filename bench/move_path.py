@@ -4,10 +4,13 @@
 Plays ``--games`` four-player games of random legal moves through
 ``games.move_answer.answer`` (the service both the socket and the HTTP endpoint call: the
 move's transaction, the frames of every seat published to the channel layer, the mover's
-answer) in one thread, and prints per move: the calling thread's CPU time, the wall time,
-and the SQL statements sent through Django (``BEGIN`` and ``COMMIT`` not counted). CPU
-time of one thread is much less sensitive to other work on the machine than a
-rate, so two versions of the move path can be compared on a busy machine.
+answer) in one thread, and prints per move: the calling thread's CPU time, the process's
+(the publish runs in the channel layer's sender thread), the wall time, and the SQL
+statements sent through Django in the calling thread (``BEGIN`` and ``COMMIT`` not
+counted). CPU time is much less sensitive to other work on the machine than a rate, so two
+versions of the move path can be compared on a busy machine. With ``--via http`` each move
+is posted to ``/api/games/<id>/actions`` through Django's test client instead (bearer
+token, the whole middleware stack, ninja; the move itself runs in a database thread).
 
     DATABASE_URL=postgres://… REDIS_URL=redis://… .venv/bin/python bench/move_path.py
 """
