@@ -4,10 +4,13 @@
 Plays ``--games`` four-player games of random legal moves through
 ``games.move_answer.answer`` (the service both the socket and the HTTP endpoint call: the
 move's transaction, the frames of every seat published to the channel layer, the mover's
-answer) in one thread, and prints per move: the calling thread's CPU time, the wall time,
-and the SQL statements sent through Django (``BEGIN`` and ``COMMIT`` not counted). CPU
-time of one thread is much less sensitive to other work on the machine than a
-rate, so two versions of the move path can be compared on a busy machine.
+answer) in one thread, and prints per move: the calling thread's CPU time, the process's
+(the publish runs in the channel layer's sender thread), the wall time, and the SQL
+statements sent through Django in the calling thread (``BEGIN`` and ``COMMIT`` not
+counted). CPU time is much less sensitive to other work on the machine than a rate, so two
+versions of the move path can be compared on a busy machine. With ``--via http`` each move
+is posted to ``/api/games/<id>/actions`` through Django's test client instead (bearer
+token, the whole middleware stack, ninja; the move itself runs in a database thread).
 
     DATABASE_URL=postgres://… REDIS_URL=redis://… .venv/bin/python bench/move_path.py
 """
@@ -32,6 +35,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=6)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--via",
+        choices=["call", "http"],
+        default="call",
+        help="call: move_answer.answer in this thread; http: POST /api/games/<id>/actions "
+        "through Django's whole stack (test client, bearer token, middleware, ninja)",
+    )
     args = parser.parse_args()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "colorado.settings")
     sys.path.insert(0, str(ROOT))
@@ -51,8 +61,19 @@ def main() -> None:
         return execute(sql, params, many, context)
 
     users = [User.objects.get_or_create(username=f"bench-move-{i}")[0] for i in range(args.players)]
+    clients: dict[int, Any] = {}
+    if args.via == "http":
+        from django.test import Client
+
+        from accounts.services import token_create
+
+        for u in users:
+            clients[u.pk] = Client(
+                HTTP_AUTHORIZATION=f"Bearer {token_create(user=u)}", HTTP_HOST="127.0.0.1"
+            )
     rng = random.Random(args.seed)
     cpu, wall, sql = [], [], []
+    process_cpu = 0.0
     for _ in range(args.games):
         game = services.game_create(
             creator=users[0], players=args.players, invite=[u.username for u in users[1:]]
@@ -68,16 +89,29 @@ def main() -> None:
             user, doc = rng.choice(due)
             action = rng.choice(doc["legal_actions"])
             statements[0] = 0
-            c0, w0 = time.thread_time(), time.perf_counter()
+            c0, w0, p0 = time.thread_time(), time.perf_counter(), time.process_time()
             with connection.execute_wrapper(count):
-                status, _body = move_answer.answer(
-                    game_id=game.pk,
-                    user=user,
-                    action=action,
-                    version=doc["version"],
-                    client_id=f"m{rng.random()}",
-                )
+                if args.via == "http":
+                    response = clients[user.pk].post(
+                        f"/api/games/{game.pk}/actions",
+                        {
+                            "action": action,
+                            "version": doc["version"],
+                            "client_id": f"m{rng.random()}",
+                        },
+                        content_type="application/json",
+                    )
+                    status, _body = response.status_code, response.content[:300]
+                else:
+                    status, _body = move_answer.answer(
+                        game_id=game.pk,
+                        user=user,
+                        action=action,
+                        version=doc["version"],
+                        client_id=f"m{rng.random()}",
+                    )
             cpu.append(time.thread_time() - c0)
+            process_cpu += time.process_time() - p0
             wall.append(time.perf_counter() - w0)
             sql.append(statements[0])
             if status != 200:
@@ -89,6 +123,7 @@ def main() -> None:
                 "moves": len(cpu),
                 "cpu_ms_mean": round(statistics.fmean(cpu) * 1000, 3),
                 "cpu_ms_median": round(statistics.median(cpu) * 1000, 3),
+                "process_cpu_ms_mean": round(process_cpu / len(cpu) * 1000, 3),
                 "wall_ms_median": round(statistics.median(wall) * 1000, 3),
                 "statements_mean": round(statistics.fmean(sql), 2),
                 "statements_max": max(sql),

@@ -20,13 +20,20 @@ import contextlib
 import functools
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Field, Model
 from django.db.models.expressions import Col
 
 M = TypeVar("M", bound=Model)
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _once(fn: F) -> F:
+    """``functools.cache``, typed as the function itself (its keys: models and strings)."""
+    return cast(F, functools.cache(fn))
+
 
 Converter = Callable[[Any, Any, Any], Any]
 
@@ -50,23 +57,32 @@ class _Shape:
             if found:
                 self.converters.append((i, found, expression))
 
-    def build(self, row: Sequence[Any]) -> Any:
+    def build(self, row: Sequence[Any], db: Any = None) -> Any:
+        """The model instance of ``row`` (``db``: the real connection, looked up once by a
+        caller building many rows; Django's ``connection`` is a per-thread proxy)."""
+        db = db if db is not None else _db()
         values = list(row)
         for i, converters, expression in self.converters:
             value = values[i]
             for convert in converters:
-                value = convert(value, expression, connection)
+                value = convert(value, expression, db)
             values[i] = value
-        return self.model.from_db(connection.alias, self.attnames, values)
+        return self.model.from_db(db.alias, self.attnames, values)
 
 
-@functools.cache
+def _db() -> Any:
+    """This thread's default connection itself (not the proxy: every attribute read through
+    ``django.db.connection`` is a thread-local lookup)."""
+    return connections[DEFAULT_DB_ALIAS]
+
+
+@_once
 def _shape(model: type[Model], alias: str, vendor: str) -> _Shape:
     return _Shape(model, alias)
 
 
 def _shape_of(model: type[Model], alias: str) -> _Shape:
-    return _shape(model, alias, connection.vendor)  # type: ignore[arg-type]
+    return _shape(model, alias, connection.vendor)
 
 
 def _lock_clause(alias: str) -> str:
@@ -162,9 +178,20 @@ def _values(instance: Model, fields: Sequence[str]) -> dict[str, Any]:
 
 
 def _insert_sql(instance: Model, fields: Sequence[str]) -> tuple[str, list[Any]]:
-    columns, params = _columns(type(instance), _values(instance, fields))
+    db = _db()
+    model = type(instance)
+    sql, prepared = _insert_text(model, tuple(fields), db.vendor)
+    return sql, [field.get_db_prep_save(getattr(instance, field.attname), db) for field in prepared]
+
+
+@_once
+def _insert_text(model: type[Model], fields: tuple[str, ...], vendor: str) -> tuple[str, list[Any]]:
+    """The INSERT of ``fields`` of ``model`` (built once per shape and backend), and the
+    fields whose values it takes, in order."""
+    prepared: list[Any] = [model._meta.get_field(n) for n in fields]
+    columns = [connection.ops.quote_name(f.column) for f in prepared]
     marks = ", ".join(["%s"] * len(columns))
-    return f"INSERT INTO {_table(type(instance))} ({', '.join(columns)}) VALUES ({marks})", params
+    return f"INSERT INTO {_table(model)} ({', '.join(columns)}) VALUES ({marks})", prepared
 
 
 def _update(model: type[Model], values: dict[str, Any], where: str, where_params: list) -> None:
@@ -176,6 +203,11 @@ def _update(model: type[Model], values: dict[str, Any], where: str, where_params
 
 
 def _pk(model: type[Model]) -> str:
+    return _pk_text(model, connection.vendor)
+
+
+@_once
+def _pk_text(model: type[Model], vendor: str) -> str:
     return connection.ops.quote_name(model._meta.pk.column)
 
 
@@ -195,7 +227,8 @@ class Batch:
         self.updates.setdefault((model, pk), {}).update(values)
 
     def flush(self) -> None:
-        if connection.vendor != "postgresql":
+        db = _db()
+        if db.vendor != "postgresql":
             for instance, fields in self.inserts:
                 _insert_now(instance, fields)
             for (model, pk), values in self.updates.items():
@@ -221,7 +254,7 @@ class Batch:
             for i, (instance, _f) in enumerate(self.inserts)
         )
         sql = f"WITH {', '.join(clauses)} " + (selects or "SELECT NULL, NULL")
-        with connection.cursor() as cursor:
+        with db.cursor() as cursor:
             cursor.execute(sql, params)
             for i, pk in cursor.fetchall():
                 if i is not None:
@@ -234,28 +267,41 @@ def _update_group(
     model: type[Model], names: tuple[str, ...], members: list[tuple[Any, dict[str, Any]]]
 ) -> tuple[str, list[Any]]:
     """One UPDATE of the rows ``members`` (pk, values), all setting the fields ``names``."""
+    db = _db()
+    sql, fields = _update_group_text(model, names, len(members), db.vendor)
+    pk_field, *named = fields
+    params: list[Any] = []
     if len(members) == 1:
         pk, values = members[0]
-        terms, one = _equals(model, values)
-        return f"UPDATE {_table(model)} SET {', '.join(terms)} WHERE {_pk(model)} = %s", [*one, pk]
+        params += [f.get_db_prep_save(values[n], db) for f, n in zip(named, names, strict=True)]
+        params.append(pk)
+        return sql, params
+    for pk, values in members:
+        params.append(pk_field.get_db_prep_save(pk, db))
+        params += [f.get_db_prep_save(values[n], db) for f, n in zip(named, names, strict=True)]
+    return sql, params
+
+
+@_once
+def _update_group_text(
+    model: type[Model], names: tuple[str, ...], count: int, vendor: str
+) -> tuple[str, list[Any]]:
+    """``_update_group``'s SQL for ``count`` rows (built once per shape and backend), and
+    the fields whose values it takes: the primary key, then ``names``."""
     meta = model._meta
     fields: list[Any] = [meta.pk, *(meta.get_field(n) for n in names)]
     columns = [connection.ops.quote_name(f.column) for f in fields]
+    if count == 1:
+        terms = ", ".join(f"{c} = %s" for c in columns[1:])
+        return f"UPDATE {_table(model)} SET {terms} WHERE {columns[0]} = %s", fields
     row = "(" + ", ".join(f"%s::{f.db_type(connection)}" for f in fields) + ")"
-    params: list[Any] = []
-    for pk, values in members:
-        params.append(meta.pk.get_db_prep_save(pk, connection))  # type: ignore[union-attr]
-        params += [
-            meta.get_field(n).get_db_prep_save(values[n], connection)  # type: ignore[union-attr]
-            for n in names
-        ]
     sets = ", ".join(f"{c} = v.{c}" for c in columns[1:])
     sql = (
         f"UPDATE {_table(model)} AS t SET {sets} FROM (VALUES "
-        f"{', '.join([row] * len(members))}) AS v({', '.join(columns)}) "
+        f"{', '.join([row] * count)}) AS v({', '.join(columns)}) "
         f"WHERE t.{columns[0]} = v.{columns[0]}"
     )
-    return sql, params
+    return sql, fields
 
 
 _collecting = threading.local()
@@ -375,8 +421,59 @@ def lock_family(
     whether the snapshot is as new as the locked row: the parent's field ``version`` (a
     counter every such transaction raises) read without the lock equals the locked
     row's. When it is not, the caller looks up again in a statement of its own."""
-    if connection.vendor != "postgresql":
+    db = _db()
+    if db.vendor != "postgresql":
         return None
+    extra_sql, extra_params = lookup if lookup is not None else ("NULL", [])
+    sql = _family_sql(
+        model, related, children, parent, child_related, order_by, extra_sql, version, db.vendor
+    )
+    vendor = db.vendor
+    own, other = _shape(model, "p", vendor), _shape(fk_target(model, related), "b", vendor)
+    kid = _shape(children, "c", vendor)
+    kid_other = _shape(fk_target(children, child_related), "d", vendor)
+    fk: Any = model._meta.get_field(related)
+    child_fk: Any = children._meta.get_field(child_related)
+    with db.cursor() as cursor:
+        cursor.execute(sql, [pk, *extra_params])
+        found = cursor.fetchall()
+    if not found:
+        return None, [], True
+    a, b, c, d = (len(s.fields) for s in (own, other, kid, kid_other))
+    first = found[0]
+    row = own.build(first[:a], db)
+    current = version is None or first[-1] == getattr(row, version)
+    if first[a] is not None:
+        fk.set_cached_value(row, other.build(first[a : a + b], db))
+    out: list[tuple[Any, Any]] = []
+    for values in found:
+        if values[a + b] is None:  # no children: one row, NULLs on their side
+            continue
+        child = kid.build(values[a + b : a + b + c], db)
+        if values[a + b + c] is not None:
+            child_fk.set_cached_value(child, kid_other.build(values[a + b + c : a + b + c + d], db))
+        out.append((child, values[-2]))
+    return row, out, current
+
+
+def fk_target(model: type[Model], name: str) -> Any:
+    """The model the foreign key ``name`` of ``model`` points at."""
+    return model._meta.get_field(name).related_model
+
+
+@_once
+def _family_sql(
+    model: type[Model],
+    related: str,
+    children: type[Model],
+    parent: str,
+    child_related: str,
+    order_by: str,
+    extra_sql: str,
+    version: str | None,
+    vendor: str,
+) -> str:
+    """``lock_family``'s statement, built once per shape (and backend)."""
     fk = model._meta.get_field(related)
     child_fk = children._meta.get_field(child_related)
     target: Any = fk.related_model
@@ -384,14 +481,13 @@ def lock_family(
     quote = connection.ops.quote_name
     own, other = _shape_of(model, "p"), _shape_of(target, "b")
     kid, kid_other = _shape_of(children, "c"), _shape_of(child_target, "d")
-    extra_sql, extra_params = lookup if lookup is not None else ("NULL", [])
     seen = (
         f"SELECT s.{_column(model, version)} FROM {_table(model)} s "
         f"WHERE s.{_pk(model)} = p.{_pk(model)}"
         if version is not None
         else "NULL"
     )
-    sql = (
+    return (
         f"WITH p AS MATERIALIZED (SELECT * FROM {_table(model)} WHERE {_pk(model)} = %s "
         f"FOR UPDATE), c AS MATERIALIZED (SELECT * FROM {_table(children)} WHERE "
         f"{_column(children, parent)} = (SELECT {_pk(model)} FROM p) "
@@ -404,26 +500,6 @@ def lock_family(
         f"ON d.{quote(child_target._meta.pk.column)} = c.{quote(child_fk.column)} "
         f"ORDER BY c.{_column(children, order_by)}"
     )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [pk, *extra_params])
-        found = cursor.fetchall()
-    if not found:
-        return None, [], True
-    a, b, c, d = (len(s.fields) for s in (own, other, kid, kid_other))
-    first = found[0]
-    row = own.build(first[:a])
-    current = version is None or first[-1] == getattr(row, version)
-    if first[a] is not None:
-        fk.set_cached_value(row, other.build(first[a : a + b]))  # type: ignore[attr-defined]
-    out: list[tuple[Any, Any]] = []
-    for values in found:
-        if values[a + b] is None:  # no children: one row, NULLs on their side
-            continue
-        child = kid.build(values[a + b : a + b + c])
-        if values[a + b + c] is not None:
-            child_fk.set_cached_value(child, kid_other.build(values[a + b + c : a + b + c + d]))  # type: ignore[attr-defined]
-        out.append((child, values[-2]))
-    return row, out, current
 
 
 def lookup_sql(
@@ -440,12 +516,33 @@ def lookup_sql(
     whose fields ``equal`` have these values."""
     name, parent_model = parent
     field, child_model, child_field = child
-    terms, params = _equals(model, equal)
-    sql = (
+    db = _db()
+    sql = _lookup_text(
+        model, value, name, parent_model, field, child_model, child_field, tuple(equal), db.vendor
+    )
+    meta = model._meta
+    params = [meta.get_field(n).get_db_prep_save(v, db) for n, v in equal.items()]  # type: ignore[union-attr]
+    return sql, params
+
+
+@_once
+def _lookup_text(
+    model: type[Model],
+    value: str,
+    name: str,
+    parent_model: type[Model],
+    field: str,
+    child_model: type[Model],
+    child_field: str,
+    names: tuple[str, ...],
+    vendor: str,
+) -> str:
+    """``lookup_sql``'s SQL, built once per shape (and backend)."""
+    terms = [f"{_column(model, n)} = %s" for n in names]
+    return (
         f"SELECT x.{_column(model, value)} FROM {_table(model)} x "
         f"WHERE x.{_column(model, name)} = p.{_pk(parent_model)} "
         f"AND x.{_column(model, field)} = c.{_column(child_model, child_field)} "
         + "".join(f"AND x.{term} " for term in terms)
         + "LIMIT 1"
     )
-    return sql, params

@@ -9,6 +9,7 @@ Sealed bid rows and the seed are never read here except the seed of a finished g
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from typing import Any
 
@@ -23,6 +24,7 @@ from games.snapshots import engine_for, load_state
 __all__ = [
     "can_watch",
     "chat_entry",
+    "frames_json",
     "game_document",
     "game_export",
     "game_log",
@@ -155,8 +157,16 @@ def game_document(*, game: Game, user: Any) -> dict[str, Any]:
     return _document(game, seats, mine)
 
 
-def _document(game: Game, seats: list[Seat], mine: Seat | None, state: Any = None) -> dict:
-    doc = game_summary(game=game, seats=seats)
+def _document(
+    game: Game,
+    seats: list[Seat],
+    mine: Seat | None,
+    state: Any = None,
+    summary: dict[str, Any] | None = None,
+) -> dict:
+    # ``summary``: the game's ``game_summary``, built once for the documents of one move
+    # (a copy of its top level per document; its values are shared and never changed).
+    doc = dict(summary) if summary is not None else game_summary(game=game, seats=seats)
     my_seat = mine.seat if mine is not None else None
     doc["my_seat"] = my_seat
     doc["view"] = None
@@ -186,6 +196,7 @@ def move_frames(*, game: Game, move: Move, state: Any) -> dict[int | None, dict[
     their users, the new state): no query. Each frame carries only what
     ``game_document``/``game_log`` give that seat; each socket passes on its own seat's."""
     seats = _seats(game)
+    summary = game_summary(game=game, seats=seats)
     frames: dict[int | None, dict[str, Any]] = {}
     documents: dict[int | None, dict[str, Any]] = {}
     for mine in [*(s for s in seats if s.seat is not None), None]:
@@ -195,11 +206,61 @@ def move_frames(*, game: Game, move: Move, state: Any) -> dict[int | None, dict[
             for e in move.events
             if _visible(e, number)
         ]
-        documents[number] = _document(game, seats, mine, state)
+        documents[number] = _document(game, seats, mine, state, summary)
         frames[number] = socket_frame(documents[number], events)
     # The mover's answer is one of these documents (games.move_answer): built once.
     game._move_documents = documents  # type: ignore[attr-defined]
     return frames
+
+
+def _members_json(
+    obj: dict[str, Any],
+    public: dict[str, Any],
+    parts: dict[str, str],
+    inner: tuple[str, dict[str, Any], dict[str, str]] | None = None,
+) -> str:
+    """``json.dumps(obj)``, each member whose value equals ``public``'s under the same key
+    (and is of the same type) taken from ``parts`` (that member's JSON, encoded once).
+    ``inner``: the key of a member that is itself an object, encoded the same way against
+    its own public object and parts."""
+    dumps = json.dumps
+    out = []
+    for key, value in obj.items():
+        if not isinstance(key, str):  # json.dumps writes such keys its own way
+            return dumps(obj)
+        part = parts.get(key)
+        if part is not None:
+            shown = public[key]
+            if value is shown or (type(value) is type(shown) and value == shown):
+                out.append(part)
+                continue
+        if inner is not None and key == inner[0] and isinstance(value, dict):
+            out.append(f"{dumps(key)}: {_members_json(value, inner[1], inner[2])}")
+            continue
+        out.append(f"{dumps(key)}: {dumps(value)}")
+    return "{" + ", ".join(out) + "}"
+
+
+def frames_json(frames: dict[int | None, dict[str, Any]]) -> dict[int | None, str]:
+    """Each of ``move_frames``' frames as JSON text, what they share encoded once. Most of a
+    seat's frame is the spectators' (the seats, the board, the public events): a member of
+    a seat's frame (or of its view) equal to the spectators' is sent as the spectators'
+    text. Only a value equal to the public one is ever shared, so nothing hidden moves
+    between seats; decoded, each text is exactly ``json.dumps`` of its frame."""
+    public = frames.get(None)
+    view = public.get("view") if public is not None else None
+    keys = [*public, *(view if isinstance(view, dict) else ())] if public is not None else []
+    if public is None or not all(isinstance(k, str) for k in keys):
+        return {number: json.dumps(frame) for number, frame in frames.items()}
+    dumps = json.dumps
+    inner = None
+    parts = {k: f"{dumps(k)}: {dumps(v)}" for k, v in public.items() if k != "view"}
+    if isinstance(view, dict):
+        inner = ("view", view, {k: f"{dumps(k)}: {dumps(v)}" for k, v in view.items()})
+        parts["view"] = f"{dumps('view')}: {{{', '.join(inner[2].values())}}}"
+    elif "view" in public:
+        parts["view"] = f"{dumps('view')}: {dumps(view)}"
+    return {number: _members_json(frame, public, parts, inner) for number, frame in frames.items()}
 
 
 def _visible(event: dict[str, Any], seat: int | None) -> bool:

@@ -35,7 +35,7 @@ from games.engine import IllegalAction, get_rules, validate_options
 from games.errors import BadRequest, Conflict, IllegalMove, NotAllowed, NotFound, StaleVersion
 from games.fairness import competition_ranks
 from games.models import ChatMessage, Game, Invitation, Move, Seat, SeatHandover
-from games.selectors import move_frames
+from games.selectors import frames_json, move_frames
 from games.signals import game_advanced, game_finished
 from games.snapshots import engine_for, load_state, remember_state
 from games.titles import default_title
@@ -156,8 +156,6 @@ def _send_frames(game: Game, move: Move, state: Any) -> None:
     once per socket from the database. It stays inside the server (channel layer); each
     socket sends on the entry of its own seat only, and a socket that missed a version reads
     its own document instead (``since``)."""
-    import json
-
     game_id, version = int(game.pk), int(move.version)
     try:
         frames = move_frames(game=game, move=move, state=state)
@@ -169,7 +167,7 @@ def _send_frames(game: Game, move: Move, state: Any) -> None:
                 "version": version,
                 "since": version - 1,
                 "to_act": list(game.to_act),
-                "frames": {frame_key(seat): json.dumps(frame) for seat, frame in frames.items()},
+                "frames": {frame_key(seat): text for seat, text in frames_json(frames).items()},
             },
         )
     except Exception as exc:  # the move is committed; a broken layer must not turn it into a 500

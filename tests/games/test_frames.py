@@ -226,3 +226,59 @@ def test_a_player_watching_live_is_marked_seen_and_gets_no_turn_mail(
     row = Seat.objects.get(game=game, seat=moved.to_act[0])
     Seat.objects.filter(pk=row.pk).update(last_seen_version=0)
     assert turn_mail_send(seat_id=row.pk, version=moved.version) is True
+
+
+def _strict(a: Any, b: Any) -> bool:
+    """Equal and of the same JSON types all the way down (``True`` is not ``1`` here)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_strict(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_strict(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
+@pytest.mark.parametrize("title", ["colorado-county", "la-conquista-del-oeste"])
+def test_frames_shared_json_is_each_frame_exactly(
+    make_user: Callable[..., User], title: str
+) -> None:
+    """``selectors.frames_json`` encodes what the seats share once; each text still decodes
+    to exactly its own frame (types included), move after move of a whole game."""
+    import random
+
+    from games.snapshots import load_state
+
+    users = [make_user() for _ in range(3)]
+    game = services.game_create(
+        creator=users[0], title=title, players=3, invite=[u.username for u in users[1:]]
+    )
+    for user in users[1:]:
+        game = services.game_join(game_id=game.pk, user=user)
+    rng = random.Random(7)  # noqa: S311 (random test games)
+    checked = 0
+    while game.status == Game.Status.RUNNING and checked < 400:
+        game.refresh_from_db()
+        due = [
+            (u, d)
+            for u in users
+            if (d := selectors.game_document(game=game, user=u))["my_seat"] in d["to_act"]
+            and d["legal_actions"]
+        ]
+        if not due:
+            break
+        user, doc = rng.choice(due)
+        game = services.action_submit(
+            game_id=game.pk,
+            user=user,
+            action=rng.choice(doc["legal_actions"]),
+            version=doc["version"],
+        )
+        move = game.moves.order_by("-version").first()  # type: ignore[attr-defined]
+        frames = selectors.move_frames(game=game, move=move, state=load_state(game))
+        texts = selectors.frames_json(frames)
+        assert texts.keys() == frames.keys()
+        for number, frame in frames.items():
+            assert _strict(json.loads(texts[number]), json.loads(json.dumps(frame)))
+        checked += 1
+    assert checked > 20
