@@ -106,12 +106,19 @@ def component_sizes(mask: int) -> list[int]:
         ((mask << 1) & NOT_COL_A) | ((mask >> 1) & NOT_COL_O) | (mask << COLS) | (mask >> COLS)
     )
     sizes = [1] * (mask ^ linked).bit_count()
-    if not linked:
-        return sizes
-    cells = set(bits(linked))
+    if linked:
+        sizes.extend(_searched_sizes(linked))
+    return sizes
+
+
+def _searched_sizes(mask: int) -> list[int]:
+    """Sizes of the groups of ``mask`` found by a search over cell indices (small ints, so
+    no big-int arithmetic per cell)."""
+    cells = set(bits(mask))
     pop = cells.pop
     remove = cells.remove
     neighbours = NEIGHBOUR_CELLS
+    sizes = []
     while cells:
         todo = [pop()]
         size = 0
@@ -141,24 +148,8 @@ def pairs_and_largest(mask: int) -> tuple[int, int]:
     down = one & south & (one >> COLS)  # the north cell of each lone vertical pair
     pairs = across.bit_count() + down.bit_count()
     rest = linked & ~(across | (across << 1) | down | (down << COLS))
-    largest = 2
-    if rest:
-        cells = set(bits(rest))
-        pop = cells.pop
-        remove = cells.remove
-        neighbours = NEIGHBOUR_CELLS
-        while cells:
-            todo = [pop()]
-            size = 0
-            while todo:
-                size += 1
-                for nb in neighbours[todo.pop()]:
-                    if nb in cells:
-                        remove(nb)
-                        todo.append(nb)
-            if size > largest:
-                largest = size
-    return pairs, largest
+    # What is left after the lone pairs are groups of three or more cells.
+    return pairs, max(_searched_sizes(rest)) if rest else 2
 
 
 def rotations(dx: int, dy: int) -> tuple[tuple[int, int], ...]:
