@@ -6,7 +6,7 @@ The bot sees only its own seat's view and legal actions, exactly like a person u
 title's ``determinise`` hook, which redraws it from public information), picks its action
 with ``games.bots.bot_choose`` (a generator seeded by the game, the version
 and the seat: the same table plays the same way again) and plays it through
-``games.services.action_submit`` at the version it read. The caller names the ``client_id``
+``games.moves.action_submit`` at the version it read. The caller names the ``client_id``
 (derived from the version, so a redelivered task or a second sweep cannot play twice) and
 the ``actor`` written in the move log: ``bot`` for a seat a bot plays (a bot account's, or a
 person's handed to the bot for good), ``timeout`` for the single move the bot makes for a
@@ -21,7 +21,7 @@ from typing import Literal
 from games.bots import bot_choose, bot_rng
 from games.errors import GameError
 from games.models import Game
-from games.services import action_submit
+from games.moves import action_submit
 from games.snapshots import engine_for, load_state
 
 log = logging.getLogger(__name__)

@@ -3,7 +3,7 @@
 A bot is a user (``is_bot=True``, ``bot_kind``) named ``bot-<kind>``, ``bot-<kind>-2``, …;
 one account per seat at a table, so two bots of one kind at a table are two users. A bot sees
 only its own seat's view and legal actions, exactly like a person using the API; the move
-itself goes through ``games.services.action_submit`` (``games.bot_play.bot_play``, from the
+itself goes through ``games.moves.action_submit`` (``games.bot_play.bot_play``, from the
 ``games.tasks.bot_move`` Celery task and from the deadline sweep).
 
 One rule says when a bot is due (``bot_to_act``; the same in SQL over every game:

@@ -16,7 +16,7 @@ from django.core.exceptions import ValidationError
 from django.http import QueryDict
 from django.utils.translation import gettext as _
 
-from games import db_threads, selectors, services
+from games import db_threads, moves, selectors
 from games.errors import BadRequest, GameError, NotSignedIn, StaleVersion, error_body
 from games.models import Game
 from games.titles import web_title
@@ -36,7 +36,7 @@ def _document(game: Game, user: Any) -> Json:
 
 
 def _submit(game_id: int, user: Any, action: Any, version: Any, client_id: Any) -> Game:
-    return services.action_submit(
+    return moves.action_submit(
         game_id=game_id, user=user, action=action, version=version, client_id=client_id
     )
 

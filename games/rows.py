@@ -2,7 +2,7 @@
 # backend; values always travel as parameters.
 """Plain-SQL reads and writes of model rows for the move path.
 
-A move is the hottest write of the site (``services.action_submit``, every bot and timeout
+A move is the hottest write of the site (``moves.action_submit``, every bot and timeout
 move too). Building a statement through the ORM costs about 0.5 ms of Python on a small
 machine, more than the statement itself; the move's half-dozen statements are therefore
 written here once, as SQL strings built from the models' own metadata, and run through

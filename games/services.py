@@ -31,19 +31,17 @@ from colorado.realtime import group_send
 from games import bots as bot_players
 from games import rows
 from games.clocks.arithmetic import InvalidClock, resolve_clock
-from games.engine import IllegalAction, get_rules, validate_options
-from games.errors import BadRequest, Conflict, IllegalMove, NotAllowed, NotFound, StaleVersion
-from games.fairness import competition_ranks
+from games.engine import get_rules, validate_options
+from games.errors import BadRequest, Conflict, NotAllowed, NotFound
 from games.models import ChatMessage, Game, Invitation, Move, Seat, SeatHandover
 from games.selectors import frames_json, move_frames
-from games.signals import game_advanced, game_finished
-from games.snapshots import engine_for, load_state, remember_state
+from games.signals import game_advanced
+from games.snapshots import engine_for, remember_state
 from games.titles import default_title
 
 log = logging.getLogger(__name__)
 
 __all__ = [
-    "action_submit",
     "chat_post",
     "game_abort",
     "game_create",
@@ -55,23 +53,7 @@ __all__ = [
     "seat_mark_seen",
 ]
 
-CLIENT_ID_MAX = 64
-# The client ids the server makes for its own moves (``bot:<version>:<seat>`` in
-# games.tasks, ``timeout:<version>:<seat>`` in games.clocks.sweep). A player who sent one first
-# made the server's move look like a retry, and it was never made: players may not use them.
-RESERVED_CLIENT_ID_PREFIXES = ("bot:", "timeout:")
 CHAT_MAX = 500
-MOVE_FIELDS = (
-    "game",
-    "version",
-    "seat",
-    "action",
-    "events",
-    "client_id",
-    "actor",
-    "user",
-    "created_at",
-)
 
 
 def group_name(game_id: int) -> str:
@@ -89,16 +71,16 @@ def frame_key(seat: int | None) -> str:
 # --- helpers -------------------------------------------------------------------------------
 
 
-def _check_id(game_id: Any) -> int:
+def check_id(game_id: Any) -> int:
     if isinstance(game_id, bool) or not isinstance(game_id, int) or not 0 < game_id < 2**62:
         raise NotFound()
     return game_id
 
 
-def _locked(game_id: Any) -> Game:
+def locked(game_id: Any) -> Game:
     # The creator comes along (documents name them); only the game row is locked. Plain SQL
     # (games.rows): every move starts here.
-    game = rows.lock_one(Game, _check_id(game_id), related="created_by")
+    game = rows.lock_one(Game, check_id(game_id), related="created_by")
     if game is None:
         raise NotFound()
     return game
@@ -174,7 +156,7 @@ def _send_frames(game: Game, move: Move, state: Any) -> None:
         _layer_failed("frames", game_id, exc)
 
 
-def _after_change(
+def after_change(
     game: Game,
     *,
     bot_due: bool,
@@ -350,7 +332,7 @@ def game_join(*, game_id: int, user: User) -> Game:
     """Take a free seat at an open table (idempotent for someone already seated); starts the
     game when the last seat fills. 409 ``not_open`` / ``table_full``, 403 ``not_invited``."""
     with transaction.atomic():
-        game = _locked(game_id)
+        game = locked(game_id)
         if Seat.objects.filter(game=game, user=user).exists():
             return game
         if game.status != Game.Status.OPEN:
@@ -369,7 +351,7 @@ def game_join(*, game_id: int, user: User) -> Game:
         if Seat.objects.filter(game=game).count() == game.num_players:
             _start(game)
         else:
-            _after_change(game, bot_due=False)
+            after_change(game, bot_due=False)
     return game
 
 
@@ -377,7 +359,7 @@ def game_leave(*, game_id: int, user: User) -> Game:
     """Give up a seat at a table that has not started. The table is aborted when no person
     is left at it."""
     with transaction.atomic():
-        game = _locked(game_id)
+        game = locked(game_id)
         seat = _seat_of(game, user)
         if seat is None:
             raise NotAllowed(_("You are not seated at this table."), code="not_a_player")
@@ -388,14 +370,14 @@ def game_leave(*, game_id: int, user: User) -> Game:
             game.status = Game.Status.ABORTED
             game.finished_at = timezone.now()
             game.save(update_fields=["status", "finished_at", "updated_at"])
-        _after_change(game, bot_due=False)
+        after_change(game, bot_due=False)
     return game
 
 
 def game_start(*, game_id: int) -> Game:
     """Start a full open table: draw the seat order from the seed, deal (engine setup)."""
     with transaction.atomic():
-        game = _locked(game_id)
+        game = locked(game_id)
         if game.status != Game.Status.OPEN:
             raise Conflict(_("This game has already started."), code="not_open")
         if Seat.objects.filter(game=game).count() != game.num_players:
@@ -445,7 +427,7 @@ def _start(game: Game) -> None:
         previous_to_act=frozenset(),
         to_act=frozenset(game.to_act),
     )
-    _after_change(game, bot_due=bot_players.bot_to_act(game) is not None, state=state)
+    after_change(game, bot_due=bot_players.bot_to_act(game) is not None, state=state)
 
 
 def game_abort(*, game_id: int) -> Game:
@@ -453,7 +435,7 @@ def game_abort(*, game_id: int) -> Game:
     Every clock stops and every deadline is cleared in the same transaction, so the deadline
     sweep never picks up a seat of an aborted game."""
     with transaction.atomic():
-        game = _locked(game_id)
+        game = locked(game_id)
         if game.status in (Game.Status.FINISHED, Game.Status.ABORTED):
             raise Conflict(_("This game is already over."), code="game_over")
         game.status = Game.Status.ABORTED
@@ -461,255 +443,7 @@ def game_abort(*, game_id: int) -> Game:
         game.to_act = []
         game.save(update_fields=["status", "finished_at", "to_act", "updated_at"])
         Seat.objects.filter(game=game).update(deadline=None, clock_started_at=None)
-        _after_change(game, bot_due=False)
-    return game
-
-
-# --- moves -------------------------------------------------------------------------------
-
-
-def _resolve_seat(seats: list[Seat], *, user: Any, seat: int | None, actor: str) -> Seat:
-    if seat is not None:
-        if isinstance(seat, bool) or not isinstance(seat, int):
-            raise BadRequest(_("The seat is a number."), code="bad_seat")
-        row = next((s for s in seats if s.seat == seat), None)
-        if row is None:
-            raise NotFound(_("There is no such seat."), code="no_such_seat")
-        if actor == Move.Actor.PLAYER and (user is None or row.user_id != user.pk):
-            raise NotAllowed(_("That is not your seat."), code="not_your_seat")
-        return row
-    signed_in = user is not None and getattr(user, "is_authenticated", False)
-    row = next((s for s in seats if signed_in and s.user_id == user.pk), None)
-    if row is None:
-        raise NotAllowed(_("You are not a player at this table."), code="not_a_player")
-    return row
-
-
-def _applied_version(
-    game: Game, *, client_id: str, user: User | None, seat: int | None
-) -> int | None:
-    """The version of the move this seat (``seat``, else the seat ``user`` holds) made with
-    ``client_id``, if it made one: a client id is a seat's own."""
-    moves = Move.objects.filter(game=game, client_id=client_id)
-    if seat is not None:
-        moves = moves.filter(seat=seat)
-    elif user is not None and getattr(user, "is_authenticated", False):
-        moves = moves.filter(seat__in=Seat.objects.filter(game=game, user=user).values("seat"))
-    else:
-        return None
-    return moves.values_list("version", flat=True).first()
-
-
-def _lock_move_rows(
-    game_id: Any, client_id: str | None, *, user: Any, seat: int | None
-) -> tuple[Game, list[Seat] | None, int | None]:
-    """Lock the game and its seats (with their users) and find the version this seat
-    made with ``client_id``, if it made one. On PostgreSQL in one statement
-    (``rows.lock_family``); elsewhere the game first, and the seats later (``None``)."""
-    lookup = None
-    if client_id is not None:
-        lookup = rows.lookup_sql(
-            Move,
-            "version",
-            parent=("game", Game),
-            child=("seat", Seat, "seat"),
-            equal={"client_id": client_id},
-        )
-    family = rows.lock_family(
-        Game,
-        _check_id(game_id),
-        related="created_by",
-        children=Seat,
-        parent="game",
-        child_related="user",
-        order_by="seat",
-        lookup=lookup,
-        version="version",
-    )
-    if family is None:  # SQLite: the statements one by one
-        game = _locked(game_id)
-        applied = None
-        if client_id is not None:
-            applied = _applied_version(game, client_id=client_id, user=user, seat=seat)
-        return game, None, applied
-    found, children, current = family
-    if found is None:
-        raise NotFound()
-    applied = None
-    if client_id is not None and not current:  # a move committed while we waited
-        applied = _applied_version(found, client_id=client_id, user=user, seat=seat)
-    elif client_id is not None:
-        signed_in = user is not None and getattr(user, "is_authenticated", False)
-        for child, version in children:
-            if version is not None and (
-                child.seat == seat if seat is not None else signed_in and child.user_id == user.pk
-            ):
-                applied = int(version)
-    return found, [child for child, _version in children], applied
-
-
-def action_submit(
-    *,
-    game_id: int,
-    user: User | None = None,
-    seat: int | None = None,
-    action: Any,
-    version: Any = None,
-    client_id: Any = None,
-    actor: str = "player",
-) -> Game:
-    """Apply one action for a seat. ONE transaction holding the game row lock:
-
-    1. a ``client_id`` this seat already used at this game answers with the current game and
-       applies nothing (a retry); ``game.applied_version`` is then the version at which the
-       first one applied and ``game.replayed`` is true (after a move: its version, false).
-       Client ids are a seat's own (another seat may use the same), and players may not use
-       the server's (``RESERVED_CLIENT_ID_PREFIXES``: 400 ``bad_client_id``);
-    2. the caller must hold the seat (``actor="player"``), or be the bot standing in
-       (``bot``/``timeout`` with ``seat``); a seat whose person is out (resigned: 403
-       ``resigned``; replaced by vote: 403 ``replaced``) is played by its bot only;
-    3. ``version`` older than the seat's ``decision_version`` → 409 ``stale_version``;
-    4. the engine applies the action (``IllegalAction`` → 422 with its code, nothing written);
-    5. the ``Move`` row (a sealed action's content stays out of every other seat's view and
-       log until the engine reveals it: ``Rules.sealed_steps``), the new snapshot and
-       version, each seat's ``decision_version`` whose legal actions changed, the result
-       when the game ends; ``game_advanced`` (and ``game_finished``) are sent inside;
-    6. on commit: broadcast to the game's group, queue the bot task if a bot must act.
-    """
-    if actor not in Move.Actor.values:
-        raise BadRequest(_("Unknown actor."), code="bad_actor")
-    if client_id is not None and (
-        not isinstance(client_id, str) or not 0 < len(client_id) <= CLIENT_ID_MAX
-    ):
-        raise BadRequest(
-            _("client_id must be a string of at most 64 characters."), code="bad_client_id"
-        )
-    if (
-        client_id is not None
-        and actor == Move.Actor.PLAYER
-        and client_id.startswith(RESERVED_CLIENT_ID_PREFIXES)
-    ):
-        raise BadRequest(
-            _("client_id may not start with %(prefixes)s: the server uses those.")
-            % {"prefixes": " or ".join(RESERVED_CLIENT_ID_PREFIXES)},
-            code="bad_client_id",
-        )
-    if version is not None and (
-        isinstance(version, bool) or not isinstance(version, int) or version < 0
-    ):
-        raise BadRequest(_("version must be a whole number."), code="bad_version")
-    if not isinstance(action, dict):
-        raise BadRequest(_("The action must be a JSON object."), code="bad_action")
-
-    with transaction.atomic():
-        game, locked_seats, applied = _lock_move_rows(game_id, client_id, user=user, seat=seat)
-        if applied is not None:
-            game.applied_version = applied  # type: ignore[attr-defined]
-            game.replayed = True  # type: ignore[attr-defined]
-            return game
-        if game.status != Game.Status.RUNNING:
-            if game.status == Game.Status.OPEN:
-                raise Conflict(_("The game has not started yet."), code="not_running")
-            raise Conflict(_("This game is over."), code="game_over")
-        # Seats locked with the game (lock order: game, seats, user): the clocks and the
-        # notifications of this move read them from ``game._locked_seats``, not again.
-        seats = (
-            locked_seats
-            if locked_seats is not None
-            else rows.lock_children(
-                Seat, parent="game", parent_id=game.pk, related="user", order_by="seat"
-            )
-        )
-        row = _resolve_seat(seats, user=user, seat=seat, actor=actor)
-        if actor == Move.Actor.PLAYER and row.resigned:
-            raise NotAllowed(_("You resigned; a bot plays this seat now."), code="resigned")
-        if actor == Move.Actor.PLAYER and row.is_out:
-            raise NotAllowed(
-                _(
-                    "The other players replaced you by the bot after missed deadlines; "
-                    "it plays this seat now."
-                ),
-                code="replaced",
-            )
-        if version is not None:
-            if version > game.version:
-                raise BadRequest(
-                    _("That version of the game does not exist yet."), code="bad_version"
-                )
-            if version < row.decision_version:
-                raise StaleVersion()
-        number = int(row.seat)  # type: ignore[arg-type]
-        engine = engine_for(game)
-        state = load_state(game)
-        try:
-            new_state, events = engine.apply(state, number, action)
-        except IllegalAction as exc:
-            raise IllegalMove(exc.message, code=exc.code) from None
-
-        changed = [
-            s.pk
-            for s in seats
-            if s.seat is not None
-            and engine.legal_actions(state, s.seat) != engine.legal_actions(new_state, s.seat)
-        ]
-        new_version = game.version + 1
-        previous_to_act = frozenset(game.to_act)
-        now = timezone.now()
-        move = Move(
-            game=game,
-            version=new_version,
-            seat=number,
-            action=action,
-            events=events,
-            client_id=client_id,
-            actor=actor,
-            user_id=user.pk if user is not None and user.is_authenticated else row.user_id,
-            created_at=now,
-        )
-        # The move's writes, its receivers' included, go to the database as one statement
-        # on PostgreSQL when the block ends (``rows.collecting``); meanwhile everything
-        # reads the rows in memory.
-        with rows.collecting():
-            rows.insert(move, MOVE_FIELDS)
-            game.state = engine.dump(new_state)
-            game.version = new_version
-            game.applied_version = new_version  # type: ignore[attr-defined]
-            game.replayed = False  # type: ignore[attr-defined]
-            game.to_act = sorted(engine.to_act(new_state))
-            game.updated_at = now
-            fields = ["state", "version", "to_act", "updated_at"]
-            over = engine.is_over(new_state)
-            if over:
-                scores = list(engine.result(new_state))
-                ranks = competition_ranks(scores)
-                game.result = {"scores": scores, "ranks": ranks}
-                game.status = Game.Status.FINISHED
-                game.finished_at = now
-                fields += ["result", "status", "finished_at"]
-                for s in seats:
-                    if s.seat is not None:
-                        s.final_score = scores[s.seat]
-                        s.final_rank = ranks[s.seat]
-                Seat.objects.bulk_update(seats, ["final_score", "final_rank"])
-            rows.update(game, fields)
-            if changed:
-                rows.update_pks(Seat, changed, decision_version=new_version)
-                for s in seats:
-                    if s.pk in changed:
-                        s.decision_version = new_version
-            game._prefetched_seats = seats  # type: ignore[attr-defined]  # read by the selectors
-            game._locked_seats = seats  # type: ignore[attr-defined]  # read by the receivers
-            game_advanced.send(
-                sender=Game,
-                game=game,
-                move=move,
-                previous_to_act=previous_to_act,
-                to_act=frozenset(game.to_act),
-            )
-        if over:
-            game_finished.send(sender=Game, game=game)
-        bot_due = bot_players.bot_to_act(game, seats) is not None
-        _after_change(game, bot_due=bot_due, state=new_state, move=move)
+        after_change(game, bot_due=False)
     return game
 
 
@@ -719,7 +453,7 @@ def seat_mark_seen(*, game_id: int, user: User, version: Any) -> None:
         return
     if user is None or not getattr(user, "is_authenticated", False):
         return
-    rows.raise_to(Seat, "last_seen_version", version, game=_check_id(game_id), user=user.pk)
+    rows.raise_to(Seat, "last_seen_version", version, game=check_id(game_id), user=user.pk)
 
 
 def seats_mark_seen(marks: Mapping[tuple[int, int], int]) -> None:
@@ -744,7 +478,7 @@ def seat_hand_to_bot(*, game_id: int, seat: int, bot_kind: str | None = None, re
     if reason not in HANDOVER_REASONS:
         raise BadRequest(_("Unknown reason."), code="bad_reason")
     with transaction.atomic():
-        game = _locked(game_id)
+        game = locked(game_id)
         if bot_kind is not None and bot_kind not in bot_players.bot_kinds(game.title):
             raise BadRequest(_("Unknown bot kind."), code="unknown_bot")
         if game.status != Game.Status.RUNNING:
@@ -766,7 +500,7 @@ def seat_hand_to_bot(*, game_id: int, seat: int, bot_kind: str | None = None, re
             reason=reason,
             version=game.version,
         )
-        _after_change(game, bot_due=bot_players.bot_to_act(game, [row]) is not None, refresh=True)
+        after_change(game, bot_due=bot_players.bot_to_act(game, [row]) is not None, refresh=True)
     return row
 
 
@@ -778,7 +512,7 @@ def chat_post(*, game_id: int, user: User, text: Any) -> ChatMessage:
     if len(text) > CHAT_MAX:
         raise BadRequest(_("Keep chat messages under 500 characters."), code="message_too_long")
     with transaction.atomic():
-        game = _locked(game_id)
+        game = locked(game_id)
         if _seat_of(game, user) is None:
             raise NotAllowed(_("Only the players can chat at this table."), code="not_a_player")
         message = ChatMessage.objects.create(game=game, user=user, text=text, version=game.version)
@@ -796,7 +530,7 @@ def game_rematch(*, game_id: int, user: User) -> Game:
     other people are invited by username and bot seats come back as bots of the same kind.
     Asking again returns the rematch already made. 403 ``not_a_player``, 409 ``not_finished``."""
     with transaction.atomic():
-        game = _locked(game_id)
+        game = locked(game_id)
         seats = list(Seat.objects.filter(game=game).select_related("user").order_by("seat", "id"))
         if not any(s.user_id == user.pk for s in seats):
             raise NotAllowed(

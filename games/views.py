@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.names import name_key
-from games import selectors, services
+from games import moves, selectors, services
 from games.clocks.seats import replace_vote_cast, replace_votes_open, seat_resign
 from games.engine import IllegalAction
 from games.errors import (
@@ -331,7 +331,7 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
     except ValidationError as exc:
         return error_reply(request, game_id, BadRequest("; ".join(exc.messages)))
     try:
-        game = services.action_submit(
+        game = moves.action_submit(
             game_id=game_id,
             user=request.user,
             action=action,

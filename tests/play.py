@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from accounts.models import User
-from games import selectors, services
+from games import moves, selectors
 from games.models import Game
 
 
@@ -20,7 +20,7 @@ def play_randomly(game: Game, users: list[User], seed: int = 0, limit: int = 500
         for user in users:
             doc = selectors.game_document(game=game, user=user)
             if doc["my_seat"] in doc["to_act"] and doc["legal_actions"]:
-                services.action_submit(
+                moves.action_submit(
                     game_id=game.pk,
                     user=user,
                     action=rng.choice(doc["legal_actions"]),

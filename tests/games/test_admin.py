@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from games import selectors, services
+from games import moves, selectors, services
 from games.models import Game, Move
 from games.tasks import bot_move
 
@@ -24,7 +24,7 @@ def test_admin_aborts_a_running_game_and_keeps_moves_read_only(
     assert game.status == Game.Status.RUNNING
     doc = selectors.game_document(game=game, user=player)
     if doc["my_seat"] in doc["to_act"]:
-        services.action_submit(
+        moves.action_submit(
             game_id=game.pk, user=player, action=doc["legal_actions"][0], version=doc["version"]
         )
     else:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from accounts.models import User
-from games import services
+from games import moves, services
 from games.engine import get_rules
 from games.models import Game, Move
 from tests.games.conftest import ApiClient
@@ -108,7 +108,7 @@ def test_actions_versions_retries_and_illegal_moves(
 def test_log_since_a_version(api: Api, make_user: Callable[..., User]) -> None:
     game, users = _running(make_user)
     for user in users:
-        services.action_submit(game_id=game.pk, user=user, action={"type": "bid", "cowboys": []})
+        moves.action_submit(game_id=game.pk, user=user, action={"type": "bid", "cowboys": []})
     everything = api(users[0]).get(f"/api/games/{game.pk}/log").json()
     assert everything[0]["version"] == 1
     later = api(users[0]).get(f"/api/games/{game.pk}/log?since=2").json()
@@ -136,7 +136,7 @@ def test_log_since_my_version_lists_what_was_said_and_done_at_it(
     assert [e["text"] for e in everything if e["type"] == "chat"] == ["anyone?", "howdy"]
 
     for user in users:
-        services.action_submit(game_id=game.pk, user=user, action={"type": "bid", "cowboys": []})
+        moves.action_submit(game_id=game.pk, user=user, action={"type": "bid", "cowboys": []})
     game.refresh_from_db()
     after = api(users[0]).get(f"/api/games/{game.pk}/log?since={game.version}").json()
     assert [e for e in after if e["type"] == "chat"] == []

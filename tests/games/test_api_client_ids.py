@@ -67,7 +67,7 @@ def test_a_player_cannot_block_the_bots_move_with_its_client_id(
         )
         assert (refused.status_code, refused.json()["code"]) == (400, "bad_client_id")
     with pytest.raises(BadRequest):
-        services.action_submit(game_id=game.pk, user=alice, action=action, client_id="bot:1:1")
+        moves.action_submit(game_id=game.pk, user=alice, action=action, client_id="bot:1:1")
     assert Move.objects.filter(game=game).count() == moves
     # The same move with an id of its own goes through, and the bot answers.
     ok = client.post(f"/api/games/{game.pk}/actions", {"action": action, "client_id": "mine-1"})

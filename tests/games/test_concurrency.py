@@ -11,7 +11,7 @@ import pytest
 from django.db import connections
 
 from accounts.models import User
-from games import selectors, services
+from games import moves, selectors, services
 from games.errors import GameError
 from games.models import Game, Move
 
@@ -41,7 +41,7 @@ def _run_together(jobs: list[Callable[[], Any]]) -> list[Any]:
 
 
 def _bid_job(game_id: int, user: User, cowboys: list[int], client_id: str) -> Callable[[], Any]:
-    return lambda: services.action_submit(
+    return lambda: moves.action_submit(
         game_id=game_id,
         user=user,
         action={"type": "bid", "cowboys": cowboys},
@@ -105,9 +105,7 @@ def test_two_claims_for_the_same_turn_one_wins_one_is_refused(
     game.refresh_from_db()
     for user in users:
         hand = selectors.game_document(game=game, user=user)["view"]["hand"]
-        services.action_submit(
-            game_id=game.pk, user=user, action={"type": "bid", "cowboys": hand[:1]}
-        )
+        moves.action_submit(game_id=game.pk, user=user, action={"type": "bid", "cowboys": hand[:1]})
     game.refresh_from_db()
     claimer = next(u for u in users if game.seats.get(user=u).seat in game.to_act)
     doc = selectors.game_document(game=game, user=claimer)
@@ -118,10 +116,10 @@ def test_two_claims_for_the_same_turn_one_wins_one_is_refused(
     version = doc["version"]
     results = _run_together(
         [
-            lambda: services.action_submit(
+            lambda: moves.action_submit(
                 game_id=game.pk, user=claimer, action=first, version=version
             ),
-            lambda: services.action_submit(
+            lambda: moves.action_submit(
                 game_id=game.pk, user=claimer, action=second, version=version
             ),
         ]

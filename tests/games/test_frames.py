@@ -16,7 +16,7 @@ from channels.layers import get_channel_layer
 
 from accounts.models import User
 from accounts.services import token_create
-from games import selectors, services
+from games import moves, selectors, services
 from games.models import Game
 from games.services import frame_key, group_name
 
@@ -82,7 +82,7 @@ def _act(game: Game, users: list[User]) -> Game:
     for user in users:
         doc = selectors.game_document(game=game, user=user)
         if doc["my_seat"] in doc["to_act"]:
-            return services.action_submit(
+            return moves.action_submit(
                 game_id=game.pk, user=user, action=doc["legal_actions"][0], version=doc["version"]
             )
     raise AssertionError("nobody to act")
@@ -268,7 +268,7 @@ def test_frames_shared_json_is_each_frame_exactly(
         if not due:
             break
         user, doc = rng.choice(due)
-        game = services.action_submit(
+        game = moves.action_submit(
             game_id=game.pk,
             user=user,
             action=rng.choice(doc["legal_actions"]),

@@ -17,7 +17,7 @@ from django.test import Client
 
 from accounts.models import User
 from accounts.services import token_create
-from games import selectors, services
+from games import moves, selectors, services
 from games.engine import get_rules
 from games.models import Game, Move
 from tests.conftest import channel_prefix
@@ -188,7 +188,7 @@ def test_moves_reach_every_socket_with_its_own_view(
             sock.wait_for(lambda f: f["type"] == "game" and f["version"] == 1)
         # A bid made in THIS process reaches the sockets held by the other server.
         hand = selectors.game_document(game=game, user=users[0])["view"]["hand"]
-        services.action_submit(
+        moves.action_submit(
             game_id=game.pk, user=users[0], action={"type": "bid", "cowboys": hand[:2]}
         )
         for user in users:

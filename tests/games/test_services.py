@@ -11,7 +11,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from accounts.models import User
-from games import selectors, services
+from games import moves, selectors, services
 from games.errors import Conflict, IllegalMove, NotAllowed, StaleVersion
 from games.models import Game, Move, Seat
 from games.signals import game_finished
@@ -110,24 +110,22 @@ def test_stale_version_is_refused_and_changes_nothing(make_user: Callable[..., U
     first = alice if _seat(game, alice) in game.to_act else bob
     second = bob if first is alice else alice
     doc = selectors.game_document(game=game, user=first)
-    services.action_submit(game_id=game.pk, user=first, action=doc["legal_actions"][0], version=1)
+    moves.action_submit(game_id=game.pk, user=first, action=doc["legal_actions"][0], version=1)
     game.refresh_from_db()
     doc = selectors.game_document(game=game, user=second)
     # The second player's choices changed at version 2: an action decided at 1 is stale.
     with pytest.raises(StaleVersion) as error:
-        services.action_submit(
-            game_id=game.pk, user=second, action=doc["legal_actions"][0], version=1
-        )
+        moves.action_submit(game_id=game.pk, user=second, action=doc["legal_actions"][0], version=1)
     assert (error.value.status, error.value.code) == (409, "stale_version")
     assert Move.objects.filter(game=game).count() == 1
-    services.action_submit(game_id=game.pk, user=second, action=doc["legal_actions"][0], version=2)
+    moves.action_submit(game_id=game.pk, user=second, action=doc["legal_actions"][0], version=2)
     assert Move.objects.filter(game=game).count() == 2
 
 
 def test_simultaneous_bidders_do_not_collide(make_user: Callable[..., User]) -> None:
     game, users = _bid_table(make_user)
     for user in users:  # everyone decided on version 1; other seats' bids do not matter
-        services.action_submit(
+        moves.action_submit(
             game_id=game.pk, user=user, action={"type": "bid", "cowboys": []}, version=1
         )
     game.refresh_from_db()
@@ -143,7 +141,7 @@ def test_retry_with_the_same_client_id_is_applied_once(make_user: Callable[..., 
     game, users = _bid_table(make_user, players=3)
     hand = selectors.game_document(game=game, user=users[0])["view"]["hand"]
     for _ in range(3):
-        services.action_submit(
+        moves.action_submit(
             game_id=game.pk,
             user=users[0],
             action={"type": "bid", "cowboys": hand[:1]},
@@ -160,7 +158,7 @@ def test_illegal_action_gets_the_engine_code_and_writes_nothing(
 ) -> None:
     game, users = _bid_table(make_user, players=2)
     with pytest.raises(IllegalMove) as error:
-        services.action_submit(
+        moves.action_submit(
             game_id=game.pk, user=users[0], action={"type": "bid", "cowboys": [0]}, version=1
         )
     assert error.value.status == 422
@@ -178,7 +176,7 @@ def test_a_replaced_sealed_bid_counts_and_stays_sealed_until_the_reveal(
     game, users = _bid_table(make_user, players=3)
     hand = selectors.game_document(game=game, user=users[0])["view"]["hand"]
     for cowboys in ([hand[0]], [hand[1], hand[2]]):
-        services.action_submit(
+        moves.action_submit(
             game_id=game.pk, user=users[0], action={"type": "bid", "cowboys": cowboys}
         )
     seat = _seat(game, users[0])
@@ -189,7 +187,7 @@ def test_a_replaced_sealed_bid_counts_and_stays_sealed_until_the_reveal(
         assert f"[{hand[1]}, {hand[2]}]" not in seen
         assert f"[{hand[0]}]" not in seen
     for user in users[1:]:
-        services.action_submit(game_id=game.pk, user=user, action={"type": "bid", "cowboys": []})
+        moves.action_submit(game_id=game.pk, user=user, action={"type": "bid", "cowboys": []})
     game.refresh_from_db()
     log = selectors.game_log(game=game, user=users[1], since=0, chat=False)
     reveal = next(e for e in log if e["type"] == "bids_revealed")
@@ -231,7 +229,7 @@ def test_a_game_plays_to_the_end_with_result_and_replays(make_user: Callable[...
 def test_replay_check_finds_a_tampered_log(make_user: Callable[..., User]) -> None:
     game, users = _bid_table(make_user, players=2)
     for user in users:
-        services.action_submit(game_id=game.pk, user=user, action={"type": "bid", "cowboys": []})
+        moves.action_submit(game_id=game.pk, user=user, action={"type": "bid", "cowboys": []})
     call_command("replay_check", str(game.pk))
     move = Move.objects.filter(game=game).order_by("version").first()
     assert move is not None
@@ -251,7 +249,7 @@ def test_replay_check_of_a_game_that_moves_meanwhile_is_clean(
 
     game, users = _bid_table(make_user, players=2)
     read_before_the_move = Game.objects.get(pk=game.pk)
-    services.action_submit(game_id=game.pk, user=users[0], action={"type": "bid", "cowboys": []})
+    moves.action_submit(game_id=game.pk, user=users[0], action={"type": "bid", "cowboys": []})
     assert replay_problem(read_before_the_move) is None
 
 
@@ -276,7 +274,7 @@ def test_resigned_seat_is_played_by_the_bot(make_user: Callable[..., User]) -> N
     services.game_join(game_id=game.pk, user=bob)
     services.seat_hand_to_bot(game_id=game.pk, seat=_seat(game, bob), reason="resign")
     with pytest.raises(NotAllowed):
-        services.action_submit(game_id=game.pk, user=bob, action={"type": "bid", "cowboys": []})
+        moves.action_submit(game_id=game.pk, user=bob, action={"type": "bid", "cowboys": []})
     game.refresh_from_db()
     assert _seat(game, bob) not in game.to_act  # the bot has bid for bob already
     game = play_randomly(game, [alice], seed=9)

@@ -15,7 +15,7 @@ from asgiref.sync import async_to_sync
 
 from accounts.models import User
 from accounts.services import token_create
-from games import selectors, services
+from games import moves, selectors, services
 from games.models import Game, Move
 from tests.games.conftest import ApiClient
 from tests.games.test_frames import Socket, _connect
@@ -162,7 +162,7 @@ def test_a_stale_socket_action_answers_409_with_the_current_document(
     game, (alice, bob) = _bidding_game(make_user)
     hands = {u.pk: _hand(game, u) for u in (alice, bob)}
     for user in (bob, alice):  # both bid: the round resolves, alice's choices change
-        services.action_submit(
+        moves.action_submit(
             game_id=game.pk,
             user=user,
             action={"type": "bid", "cowboys": hands[user.pk][:1]},

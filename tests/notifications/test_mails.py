@@ -11,7 +11,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from accounts.models import User
-from games import selectors, services
+from games import moves, selectors, services
 from games.engine import get_rules
 from games.models import Game, Seat
 from games.snapshots import load_state
@@ -147,7 +147,7 @@ def test_no_turn_mail_after_the_player_moved(person, two_player_game, mailoutbox
     Notification.objects.all().delete()
     doc = selectors.game_document(game=game, user=alice)
     bid = next(a for a in doc["legal_actions"] if a["type"] == "bid")
-    services.action_submit(game_id=game.pk, user=alice, action=bid, version=doc["version"])
+    moves.action_submit(game_id=game.pk, user=alice, action=bid, version=doc["version"])
     mailoutbox.clear()
     assert mail.turn_mail_send(seat_id=_seat(game, alice).pk, version=1) is False
     assert mailoutbox == []

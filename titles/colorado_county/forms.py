@@ -1,7 +1,7 @@
 """Colorado County's forms: its table options and a move posted from its page.
 
 A form only checks shape (types, ranges, known names); whether a move is legal is the
-engine's business, reached through ``games.services.action_submit``.
+engine's business, reached through ``games.moves.action_submit``.
 """
 
 from __future__ import annotations

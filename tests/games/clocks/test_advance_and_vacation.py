@@ -12,7 +12,7 @@ from django.template import Context, Template
 from django.utils import timezone
 
 from accounts.models import User
-from games import selectors, services
+from games import moves, selectors, services
 from games.clocks import arithmetic as clocks
 from games.clocks.advance import clocks_advance
 from games.clocks.vacation import VacationError, vacation_cancel, vacation_take
@@ -41,9 +41,7 @@ def _seat(game: Game, user: User) -> Seat:
 def _bid(game: Game, user: User) -> Game:
     doc = selectors.game_document(game=game, user=user)
     empty_bid = next(a for a in doc["legal_actions"] if a["type"] == "bid")
-    return services.action_submit(
-        game_id=game.pk, user=user, action=empty_bid, version=doc["version"]
-    )
+    return moves.action_submit(game_id=game.pk, user=user, action=empty_bid, version=doc["version"])
 
 
 def _age_clock(seat: Seat, hours: float) -> None:

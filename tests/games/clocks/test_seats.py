@@ -12,7 +12,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import RatingChange, User
-from games import selectors, services
+from games import moves, selectors, services
 from games.clocks.sweep import deadlines_sweep
 from games.models import Game, Move, Seat, SeatHandover
 from tests.play import play_randomly
@@ -138,7 +138,7 @@ def test_a_player_the_bot_stood_in_for_keeps_the_seat_and_plays_on(make_user):
         game.refresh_from_db()
         while game.status == Game.Status.RUNNING and seat.seat not in game.to_act:
             doc = selectors.game_document(game=game, user=bob)
-            services.action_submit(
+            moves.action_submit(
                 game_id=game.pk,
                 user=bob,
                 action=doc["legal_actions"][0],
@@ -150,7 +150,7 @@ def test_a_player_the_bot_stood_in_for_keeps_the_seat_and_plays_on(make_user):
     # She acts herself on her next turn.
     doc = selectors.game_document(game=game, user=alice)
     assert doc["legal_actions"]
-    services.action_submit(
+    moves.action_submit(
         game_id=game.pk, user=alice, action=doc["legal_actions"][0], version=doc["version"]
     )
     assert Move.objects.filter(game=game, actor="player", user=alice).exists()

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from accounts.models import User
-from games import selectors, services
+from games import moves, selectors, services
 from games.models import Game
 
 Doc = dict[str, Any]
@@ -33,7 +33,7 @@ def human_table(users: Sequence[User]) -> Game:
 
 def move(game: Game, user: User, action: dict[str, Any]) -> Doc:
     doc = selectors.game_document(game=game, user=user)
-    services.action_submit(game_id=game.pk, user=user, action=action, version=doc["version"])
+    moves.action_submit(game_id=game.pk, user=user, action=action, version=doc["version"])
     game.refresh_from_db()
     return selectors.game_document(game=game, user=user)
 
@@ -63,7 +63,7 @@ def play_until(
                 for a in doc["legal_actions"]
                 if a["type"] != "sell" and a != {"type": "sale_interest", "interested": True}
             ]
-            services.action_submit(
+            moves.action_submit(
                 game_id=game.pk, user=user, action=rng.choice(legal), version=doc["version"]
             )
             moved = True

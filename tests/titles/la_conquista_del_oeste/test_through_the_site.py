@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from accounts.models import Rating, User
 from accounts.services import token_create
-from games import selectors, services
+from games import moves, selectors, services
 from games.fairness import verify_export
 from games.models import Game, Move, Seat
 from notifications import services as mail
@@ -160,7 +160,7 @@ def test_the_page_shows_my_opportunity_cards_to_me_alone() -> None:
             if selectors.game_document(game=game, user=u)["my_seat"] in game.to_act
         )
         doc = selectors.game_document(game=game, user=mover)
-        services.action_submit(
+        moves.action_submit(
             game_id=game.pk,
             user=mover,
             action=rng.choice(doc["legal_actions"]),
