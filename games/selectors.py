@@ -16,6 +16,7 @@ from typing import Any
 from django.db.models import F, Q, QuerySet
 from django.utils.translation import gettext as _
 
+from games.bots import level_of
 from games.engine import get_rules
 from games.engine.replay import replay
 from games.models import ChatMessage, Game, Invitation, Move, Seat, SeatHandover
@@ -119,6 +120,16 @@ def _seat_json(seat: Seat) -> dict[str, Any]:
     }
 
 
+def table_bot_level(game: Game) -> str | None:
+    """The table's bot level (``easy``, ``medium``, ``hard``: what moves for its bot seats
+    and stands in for late or departed players), the bot kind when no level of the title
+    uses it, None for a table opened before levels (the title's stand-in plays)."""
+    if not game.bot_kind:
+        return None
+    level = level_of(game.title, game.bot_kind)
+    return level.level if level is not None else game.bot_kind
+
+
 def game_summary(*, game: Game, seats: list[Seat] | None = None) -> dict[str, Any]:
     """The public part of the game document (no view, nothing private): for lists."""
     seats = seats if seats is not None else _seats(game)
@@ -136,6 +147,7 @@ def game_summary(*, game: Game, seats: list[Seat] | None = None) -> dict[str, An
         },
         "on_timeout": game.on_timeout,
         "rated": game.rated,
+        "bot_level": table_bot_level(game),
         "open_seats": game.open_seats,
         "skip_weekends": game.skip_weekends,
         "created_by": game.created_by.username if game.created_by_id else None,  # type: ignore[union-attr]

@@ -14,6 +14,7 @@ from django import template
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from games.bots import level_of
 from games.clocks.arithmetic import auto_vacation_applies
 from games.titles import web_title
 
@@ -66,6 +67,15 @@ def timeout_words(game: Any) -> str:
     if game.on_timeout == "wait":
         return _("the table waits for a late player")
     return _("a bot moves for a late player")
+
+
+@register.filter
+def bot_level_words(game: Any) -> str:
+    """The table's bot level ("Bot level: Hard"), or nothing for a table without one."""
+    level = level_of(game.title, game.bot_kind) if game.bot_kind else None
+    if level is None:
+        return ""
+    return _("Bot level: %(level)s") % {"level": level.label}
 
 
 @register.filter

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from django.core.management import call_command
+from django.template.loader import render_to_string
 from django.test import Client
 from django.utils import timezone
 
@@ -162,6 +163,12 @@ def test_the_api_takes_levels_and_each_level_has_its_own_account(
     )
     assert answer.status_code == 201
     assert Game.objects.get(pk=answer.json()["id"]).bot_kind == "search"
+    # The table's level is in its document, for every reader.
+    assert answer.json()["bot_level"] == "hard"
+    table = answer.json()["id"]
+    assert api(None).get(f"/api/games/{table}").json()["bot_level"] == "hard"
+    terms = render_to_string("games/_table_terms.html", {"game": Game.objects.get(pk=table)})
+    assert "Bot level: Hard" in terms
     for body, code in (
         ({"bots": ["expert"]}, "unknown_bot"),
         ({"bot_level": "expert"}, "unknown_bot_level"),
