@@ -22,7 +22,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.names import name_taken
-from notifications.services import outbox_add
+from notifications.outbox import outbox_add
 
 # Bot accounts are named ``bot-<kind>``, ``bot-<kind>-2`` … by the game services.
 BOT_NAME_PREFIX = "bot-"

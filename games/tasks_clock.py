@@ -18,7 +18,8 @@ from django.utils import timezone
 from colorado.db_retry import DB_ERRORS, retry_on_db_error
 from games.clocks.sweep import deadlines_sweep
 from games.stalls import bots_requeue
-from notifications.services import outbox_requeue, reminders_due, turn_mails_queue
+from notifications.outbox import outbox_requeue
+from notifications.services import reminders_due, turn_mails_queue
 from notifications.tasks import send_reminder
 
 SWEEP_DB_RETRIES = 3

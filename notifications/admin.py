@@ -15,7 +15,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from notifications.models import Notification, OutboxMail
-from notifications.services import outbox_queue
+from notifications.outbox import outbox_queue
 
 
 @admin.register(Notification)

@@ -51,7 +51,7 @@ class Notification(models.Model):
 
 
 class OutboxMail(models.Model):
-    """One rendered mail waiting for (or past) delivery; ``notifications.services.outbox_*``.
+    """One rendered mail waiting for (or past) delivery; ``notifications.outbox``.
 
     The bodies may hold a secret (a password reset key, a confirmation key): they are
     blanked once the mail server accepted the mail, and the admin never shows them.

@@ -1,6 +1,6 @@
 """Celery tasks that send mail. They take ids, are idempotent (each mail is recorded under a
 unique key before it leaves: ``notifications.services.notification_send``; an account mail
-is an outbox row claimed before it leaves: ``notifications.services.outbox_send``),
+is an outbox row claimed before it leaves: ``notifications.outbox.outbox_send``),
 acknowledge late, and retry with backoff when the mail server fails.
 
 They lived in ``games.tasks_mail`` and keep the names they were registered under there
@@ -18,7 +18,7 @@ from celery import shared_task
 from celery.utils.time import get_exponential_backoff_interval
 from django.utils import timezone
 
-from notifications import owed, services
+from notifications import outbox, owed, services
 
 RETRY_BACKOFF = 30  # seconds before the first retry (then doubling, with full jitter) …
 RETRY_BACKOFF_MAX = 3600  # … up to an hour between tries
@@ -101,7 +101,7 @@ def send_vacation_email(seat_id: int, deadline_iso: str) -> bool:
     **{k: v for k, v in MAIL_TASK.items() if not k.startswith(("autoretry", "retry_"))},
 )
 def send_outbox_mail(self: Any, mail_id: int) -> bool:
-    """An account mail from the outbox (``notifications.services.outbox_send``). Retries by
+    """An account mail from the outbox (``notifications.outbox.outbox_send``). Retries by
     hand rather than through ``autoretry_for`` so that the row knows when the next try is
     due: the sweep queues it again only if that try does not happen (a lost task)."""
     countdown = get_exponential_backoff_interval(
@@ -111,6 +111,6 @@ def send_outbox_mail(self: Any, mail_id: int) -> bool:
         full_jitter=True,
     )
     try:
-        return services.outbox_send(mail_id, retry_in=timedelta(seconds=countdown))
+        return outbox.outbox_send(mail_id, retry_in=timedelta(seconds=countdown))
     except (smtplib.SMTPException, OSError) as exc:
         raise self.retry(exc=exc, countdown=countdown) from exc

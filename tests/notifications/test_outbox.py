@@ -12,7 +12,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games.tasks_clock import sweep_deadlines
-from notifications import services as mail
+from notifications import outbox as mail
 from notifications.models import OutboxMail
 from notifications.tasks import send_outbox_mail
 

@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import services
+from notifications import outbox
 from notifications import services as mail
 from notifications.models import Notification, OutboxMail
 from notifications.tasks import send_outbox_mail, send_turn_email
@@ -99,7 +100,7 @@ def test_mail_while_smtp_is_down_arrives_once_when_it_is_back(
         send_outbox_mail.delay(row.pk)
         for seat in game.seats.all():
             send_turn_email.delay(seat.pk, game.version)
-        assert mail.outbox_requeue(now=timezone.now() + timedelta(minutes=10)) == 0
+        assert outbox.outbox_requeue(now=timezone.now() + timedelta(minutes=10)) == 0
         time.sleep(3)
 
     assert sorted(recipients[0] for _, recipients, _ in inbox.messages) == sorted(
