@@ -13,6 +13,7 @@ import pytest
 from games.engine.bots import choose_action, get_bot
 from games.engine.colorado_county import board, determinise
 from games.engine.colorado_county.data import CARDS
+from games.engine.colorado_county.greedy_bot import GreedyBot, Position
 from games.engine.colorado_county.state import State
 from tests.engine.colorado_county.helpers import G, check_invariants, rng
 from tests.engine.colorado_county.test_bots import redeal_hidden, walk
@@ -124,11 +125,29 @@ def test_the_search_move_is_the_same_whatever_the_hidden_parts(n: int) -> None:
     assert {"place_flag", "bid", "claim"} <= kinds
 
 
+def every_cell_ranked(s: State, seat: int, moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The search's flag candidates by brute force: every cell scored (the greedy bot's
+    gain less its denial of the best other seat), every action sorted, distinct cells."""
+    pos = Position(G.view(s, seat))
+    scored = []
+    for a in moves:
+        bit = 1 << board.CELL_INDEX[a["cell"]]
+        others = [pos.gain(o, bit) for o in range(pos.n) if o != seat]
+        score = pos.gain(seat, bit) - GreedyBot().flag_denial * max(max(others), 0.0)
+        scored.append((score, a["colour"], a["cell"], a))
+    scored.sort(key=lambda item: (-item[0], item[1], item[2]))
+    out: list[dict[str, Any]] = []
+    for _, _, cell, a in scored:
+        if all(b["cell"] != cell for b in out):
+            out.append(a)
+    return out[: determinise.FLAG_CANDIDATES]
+
+
 @pytest.mark.parametrize("n", [2, 3, 4])
-def test_the_kept_flag_ranking_is_the_fresh_one_and_ignores_hidden_parts(n: int) -> None:
-    """The search keeps the greedy ranking of flag cells per public board: what it gives
-    back is what ranking afresh gives, for the state and for its hidden twin (other hands,
-    the stack), in every flag decision of a game."""
+def test_the_flag_ranking_is_the_brute_force_one_and_ignores_hidden_parts(n: int) -> None:
+    """The search's flag candidates (pruned, and kept per public board) are the ranking of
+    every cell by brute force, for the state and for its hidden twin (other hands, the
+    stack), in every flag decision of a game."""
     rnd = rng(200 + n)
     checked = 0
     for s in walk(n, 120 + n):
@@ -136,10 +155,10 @@ def test_the_kept_flag_ranking_is_the_fresh_one_and_ignores_hidden_parts(n: int)
             continue
         for seat in sorted(G.to_act(s)):
             moves = [a for a in G.legal_actions(s, seat) if a["type"] == "place_flag"]
-            fresh = determinise._rank_flags(s, seat, moves)
-            assert determinise.search_actions(s, seat) == fresh
+            expected = every_cell_ranked(s, seat, moves)
+            assert determinise._rank_flags(s, seat, moves) == expected
+            assert determinise.search_actions(s, seat) == expected
             twin = hidden_twin(s, seat, rnd)
-            assert determinise.search_actions(twin, seat) == fresh
-            assert determinise._rank_flags(twin, seat, moves) == fresh
+            assert determinise.search_actions(twin, seat) == expected
             checked += 1
     assert checked >= 12
