@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from accounts.models import User
-from games import services
+from games import moves, services
 from games.errors import BadRequest
 from games.models import Game, Move
 from games.snapshots import engine_for, load_state
@@ -52,7 +52,7 @@ def test_a_player_cannot_block_the_bots_move_with_its_client_id(
         assert client.post(f"/api/games/{game.pk}/actions", {"action": first}).status_code == 200
     else:
         pytest.fail("the bot never came to act after the player")
-    moves = Move.objects.filter(game=game).count()
+    made = Move.objects.filter(game=game).count()
     taken = client.post(
         f"/api/games/{game.pk}/actions",
         {"action": action, "version": doc["version"], "client_id": f"bot:{game.version + 1}:{bot}"},
@@ -60,7 +60,7 @@ def test_a_player_cannot_block_the_bots_move_with_its_client_id(
     game.refresh_from_db()
     assert bot not in game.to_act or game.status != Game.Status.RUNNING, "the bot was blocked"
     assert (taken.status_code, taken.json()["code"]) == (400, "bad_client_id")
-    assert Move.objects.filter(game=game).count() == moves
+    assert Move.objects.filter(game=game).count() == made
     for reserved in ("timeout:9:0", "bot:x"):
         refused = client.post(
             f"/api/games/{game.pk}/actions", {"action": action, "client_id": reserved}
@@ -68,13 +68,13 @@ def test_a_player_cannot_block_the_bots_move_with_its_client_id(
         assert (refused.status_code, refused.json()["code"]) == (400, "bad_client_id")
     with pytest.raises(BadRequest):
         moves.action_submit(game_id=game.pk, user=alice, action=action, client_id="bot:1:1")
-    assert Move.objects.filter(game=game).count() == moves
+    assert Move.objects.filter(game=game).count() == made
     # The same move with an id of its own goes through, and the bot answers.
     ok = client.post(f"/api/games/{game.pk}/actions", {"action": action, "client_id": "mine-1"})
     assert ok.status_code == 200
     game.refresh_from_db()
     assert bot not in game.to_act or game.status != Game.Status.RUNNING
-    assert Move.objects.filter(game=game).count() > moves + 1  # hers, and the bot's
+    assert Move.objects.filter(game=game).count() > made + 1  # hers, and the bot's
 
 
 def test_a_client_id_is_one_seats_own(api: Api, make_user: Callable[..., User]) -> None:

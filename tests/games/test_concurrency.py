@@ -66,12 +66,12 @@ def test_four_simultaneous_bids_reveal_exactly_once_fifty_times(
         results = _run_together(jobs)
         assert not [r for r in results if isinstance(r, Exception)], results
         game.refresh_from_db()
-        moves = list(Move.objects.filter(game=game).order_by("version"))
-        assert [m.version for m in moves] == [2, 3, 4, 5]
-        assert sorted(m.seat for m in moves) == [0, 1, 2, 3]
-        reveals = [e for m in moves for e in m.events if e["type"] == "bids_revealed"]
+        made = list(Move.objects.filter(game=game).order_by("version"))
+        assert [m.version for m in made] == [2, 3, 4, 5]
+        assert sorted(m.seat for m in made) == [0, 1, 2, 3]
+        reveals = [e for m in made for e in m.events if e["type"] == "bids_revealed"]
         assert len(reveals) == 1
-        assert any(e["type"] == "bids_revealed" for e in moves[-1].events)
+        assert any(e["type"] == "bids_revealed" for e in made[-1].events)
         assert game.version == 5
         assert sorted(b["seat"] for e in reveals for b in e["bids"]) == [0, 1, 2, 3]
         assert game.to_act != [0, 1, 2, 3]
