@@ -150,3 +150,45 @@ def test_simulate_sets_the_search_budget(capsys: pytest.CaptureFixture[str]) -> 
         with pytest.raises(SystemExit):
             main([*argv, flag, value])
         assert "must be" in capsys.readouterr().err
+
+
+def test_the_search_stops_once_the_rest_of_its_budget_cannot_change_its_move() -> None:
+    """Under an iteration cap the early stop is exact: the move is the one the whole budget
+    gives, and some decisions need fewer iterations than the cap."""
+    rules = get_rules("colorado-county")
+    greedy = get_bot(rules.slug, "greedy")
+    rnd = rand(5)
+    s = rules.setup(2, "decided")
+    saved = compared = 0
+    step = 0
+    while not rules.is_over(s) and compared < 12:
+        seat = min(rules.to_act(s))
+        if step % 5 == 0 and len(rules.legal_actions(s, seat)) > 1:
+            whole, whole_stats = SearchBot(None, 300, stop_when_decided=False).search(
+                rules, s, seat, rand(step)
+            )
+            early, early_stats = SearchBot(None, 300).search(rules, s, seat, rand(step))
+            assert early == whole, f"step {step}"
+            assert whole_stats.iterations == 300
+            assert early_stats.iterations <= 300
+            saved += whole_stats.iterations - early_stats.iterations
+            compared += 1
+        s, _ = rules.apply(s, seat, choose_action(greedy, rules, s, seat, rnd))
+        step += 1
+    assert compared == 12
+    assert saved > 0
+
+
+def test_decided_counts_the_iterations_left_against_the_leader() -> None:
+    from games.engine.bots.search import Node, decided
+
+    root = Node()
+    keys = ["a", "b", "c"]
+    root.child("a").visits = 100
+    root.child("b").visits = 40
+    # "c" has never been tried: it could still take every iteration left.
+    assert decided(root, keys, 140, 59, prior_visits=0)
+    assert not decided(root, keys, 140, 60, prior_visits=0)  # b could tie at 100
+    # The prior's virtual visits grow with the iterations done (a share of them).
+    root.child("b").bonus = 10
+    assert not decided(root, keys, 140, 20, prior_visits=10)  # b: 40 + 20 + 10 > 100 - 0

@@ -38,6 +38,13 @@ rounds still to come).
 Budget: ``seconds`` per move (default ``DEFAULT_SECONDS``) and/or ``iterations``; with
 only an iteration cap there is no clock in the decision, so the same ``rng`` always gives
 the same move. The move played is the most visited root action.
+
+The search stops before its budget is spent once the rest of it could not change that
+move: when no other root action could overtake the leader even if every iteration left
+went to it (``decided``). With an iteration cap the iterations left are known, so the move
+is exactly the one the whole budget would give; with a time budget they are estimated at
+``RATE_MARGIN`` times the rate so far. A bot that has made up its mind moves sooner, and
+the time saved is not spent on iterations that cannot matter.
 """
 
 from __future__ import annotations
@@ -67,6 +74,12 @@ PRIOR_SHARE = 0.3
 """... or this share of the iterations done, whichever is more: another move is played only
 if the search visits it more than that (conservative: short searches are noisy)."""
 MAX_PLAYOUT_ACTIONS = 20_000
+DECIDED_CHECK_EVERY = 32
+"""How often (in iterations) the search asks whether the rest of its budget could still
+change the move it will play."""
+RATE_MARGIN = 2.0
+"""With a time budget, the iterations still to come are estimated at this many times the
+rate observed so far (iterations vary in cost; the estimate must not fall short)."""
 
 
 def prior_bonus(visits: int, done: int) -> float:
@@ -133,6 +146,7 @@ class SearchBot:
         exploration: float = EXPLORATION,
         win_weight: float = WIN_WEIGHT,
         prior_visits: int = PRIOR_VISITS,
+        stop_when_decided: bool = True,
     ) -> None:
         if seconds is None and iterations is None:
             raise ValueError("The search needs a time budget or an iteration cap.")
@@ -145,6 +159,7 @@ class SearchBot:
         self.exploration = exploration
         self.win_weight = win_weight
         self.prior_visits = prior_visits
+        self.stop_when_decided = stop_when_decided
 
     def __repr__(self) -> str:
         return f"SearchBot(seconds={self.seconds!r}, iterations={self.iterations!r})"
@@ -156,7 +171,14 @@ class SearchBot:
         moves are reproducible), or both (whichever ends first); neither = the default."""
         if seconds is None and iterations is None:
             seconds = DEFAULT_SECONDS
-        return SearchBot(seconds, iterations, self.exploration, self.win_weight, self.prior_visits)
+        return SearchBot(
+            seconds,
+            iterations,
+            self.exploration,
+            self.win_weight,
+            self.prior_visits,
+            self.stop_when_decided,
+        )
 
     # -- the Bot protocol ---------------------------------------------------------------
 
@@ -205,16 +227,21 @@ class SearchBot:
             roots[seat].child(prior_key).bonus = self.prior_visits
         deadline = None if self.seconds is None else started + self.seconds
         cap = self.iterations
+        root = roots[seat]
+        by_key = {(seat, action_key(a)): a for a in candidates}
         done = 0
+        looping = time.perf_counter()
         while True:
             if cap is not None and done >= cap:
                 break
             if deadline is not None and done > 0 and time.perf_counter() >= deadline:
                 break
+            if self.stop_when_decided and done and not done % DECIDED_CHECK_EVERY:
+                left = iterations_left(done, cap, deadline, looping)
+                if decided(root, by_key, done, left, self.prior_visits):
+                    break
             self._iterate(rules, state, seat, rng, roots, candidates)
             done += 1
-        root = roots[seat]
-        by_key = {(seat, action_key(a)): a for a in candidates}
         bonus = prior_bonus(self.prior_visits, done)
         best = max(
             by_key,
@@ -349,6 +376,38 @@ class SearchBot:
             if steps > MAX_PLAYOUT_ACTIONS:
                 raise RuntimeError(f"a {rules.slug} playout did not end")
         return [float(r) for r in rules.result(s)]
+
+
+def iterations_left(done: int, cap: int | None, deadline: float | None, since: float) -> int:
+    """An upper bound of the iterations still to run: exact under a cap; under a clock,
+    ``RATE_MARGIN`` times the rate of the ``done`` iterations run since ``since``."""
+    bounds = []
+    if cap is not None:
+        bounds.append(cap - done)
+    if deadline is not None:
+        now = time.perf_counter()
+        per_second = done / max(now - since, 1e-9)
+        bounds.append(math.ceil(max(deadline - now, 0.0) * per_second * RATE_MARGIN) + 1)
+    return min(bounds)
+
+
+def decided(root: Node, keys: Any, done: int, left: int, prior_visits: int) -> bool:
+    """Whether the root action played (the most visited, the prior's virtual visits
+    included) can no longer change if at most ``left`` iterations follow ``done``: the
+    leader's count now beats every other action's count with all ``left`` added to it."""
+    now_bonus = prior_bonus(prior_visits, done)
+    end_bonus = prior_bonus(prior_visits, done + left)
+    counts = []
+    for key in keys:
+        node = root.children.get(key)
+        visits = node.visits if node is not None else 0
+        prior = node is not None and node.bonus > 0
+        counts.append(
+            (visits + (now_bonus if prior else 0.0), visits + (end_bonus if prior else 0.0))
+        )
+    lead = max(range(len(counts)), key=lambda i: counts[i][0])
+    floor = counts[lead][0]
+    return all(i == lead or most + left < floor for i, (_, most) in enumerate(counts))
 
 
 def _actions_fn(rules: Rules) -> Callable[[Any, int], list[Action]]:
