@@ -198,6 +198,18 @@ def supervise(parts: list[Part], stop: Stop) -> int:
     return 0
 
 
+def web_server(env: dict[str, str]) -> list[str]:
+    """The web server's command: uvicorn, or with ``WEB_WORKERS`` above 1 that many uvicorn
+    processes on the port, a socket each (``colorado.web_workers``: the kernel spreads the
+    sockets over them evenly; docs/server.md)."""
+    workers = env.get("WEB_WORKERS", "1")
+    if not workers.isdigit() or int(workers) < 1:
+        sys.exit(f"WEB_WORKERS must be a whole number of processes, not {workers!r}")
+    if int(workers) == 1:
+        return [str(BIN / "uvicorn")]
+    return [str(PY), "-m", "colorado.web_workers", "--workers", workers]
+
+
 def run() -> int:
     ensure_env()
     compile_catalogues()
@@ -225,7 +237,7 @@ def run() -> int:
         Part(
             "uvicorn",
             [
-                str(BIN / "uvicorn"),
+                *web_server(env),
                 "colorado.asgi:application",
                 "--host",
                 env.get("HOST", "127.0.0.1"),

@@ -135,6 +135,7 @@ class Stats:
     sent_at: dict[tuple[int, int], float] = field(default_factory=dict)  # (game, version)
     mover: dict[tuple[int, int], int] = field(default_factory=dict)
     idle_latency: list[float] = field(default_factory=list)
+    sockets_per_worker: list[int] = field(default_factory=list)
     idle_send_latency: list[float] = field(default_factory=list)
     idle_moves: int = 0
     idle_open: int = 0
@@ -423,10 +424,15 @@ def start_server(
     app: str = "colorado.asgi:application",
     probe: str = "/healthz",
     options: list[str] | None = None,
+    launcher: str = "reuseport",
 ) -> subprocess.Popen[bytes]:
+    """``launcher``: ``reuseport`` (``colorado.web_workers``: a socket per worker, the
+    kernel spreads connections evenly) or ``uvicorn`` (``uvicorn --workers``: one shared
+    socket, a burst of connections lands mostly on one worker)."""
     env = {**os.environ, "LOG_LEVEL": "WARNING", "DJANGO_ENV": "test", "DEBUG": "0"}
+    module = "colorado.web_workers" if launcher == "reuseport" else "uvicorn"
     cmd = [
-        sys.executable, "-m", "uvicorn", app,
+        sys.executable, "-m", module, app,
         "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers),
         "--log-level", "warning", "--no-access-log",
         *(SERVER_OPTIONS if options is None else options),
@@ -456,6 +462,33 @@ def group_cpu_seconds(pgid: int) -> float:
         if int(fields[2]) == pgid:  # field 5 of stat: the process group
             total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
     return total
+
+
+def sockets_per_worker(pgid: int, port: int) -> list[int]:
+    """How many established connections to ``port`` each process of group ``pgid``
+    holds (most first; processes with none left out), from ``/proc``."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            f = line.split()
+            if int(f[1].rsplit(":", 1)[1], 16) == port and f[3] == "01":  # ESTABLISHED
+                inodes.add(f[9])
+    counts = []
+    for entry in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(entry.read_text().rsplit(")", 1)[1].split()[2]) != pgid:
+                continue
+            links = [os.readlink(fd) for fd in (entry.parent / "fd").iterdir()]
+        except OSError:
+            continue
+        held = sum(1 for link in links if link[8:-1] in inodes and link.startswith("socket:["))
+        if held:
+            counts.append(held)
+    return sorted(counts, reverse=True)
 
 
 def group_rss_bytes(pgid: int) -> int:
@@ -567,6 +600,8 @@ async def run(
             await asyncio.sleep(1)
             if server_pgid:
                 stats.rss_during.append(group_rss_bytes(server_pgid))
+                if not stats.sockets_per_worker:  # once, a second into the load
+                    stats.sockets_per_worker = sockets_per_worker(server_pgid, args.port)
             if idle_pgid:
                 stats.idle_rss_during.append(group_rss_bytes(idle_pgid))
 
@@ -626,6 +661,13 @@ def main() -> None:
         help="how the players send their moves: over their game socket (as the page "
         "does) or as POST /api/games/<id>/actions",
     )
+    parser.add_argument(
+        "--launcher",
+        choices=["reuseport", "uvicorn"],
+        default="reuseport",
+        help="how the server's worker processes share the port: a socket each "
+        "(colorado.web_workers, the default) or uvicorn --workers' one shared socket",
+    )
     parser.add_argument("--url", help="use a running server instead of starting one")
     parser.add_argument(
         "--ws-url", help="with --url: where the sockets are served, if not at the same address"
@@ -645,7 +687,11 @@ def main() -> None:
 
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # so the server is stopped too
     options = [*SERVER_OPTIONS, *args.server_option]
-    proc = None if args.url else start_server(args.port, args.workers, options=options)
+    proc = (
+        None
+        if args.url
+        else start_server(args.port, args.workers, options=options, launcher=args.launcher)
+    )
     base = args.url or f"http://127.0.0.1:{args.port}"
     idle_proc = None
     try:
@@ -687,6 +733,8 @@ def main() -> None:
         "clients": args.clients,
         "players_per_table": args.players,
         "server_workers": args.workers,
+        "launcher": args.launcher,
+        "sockets_per_worker": stats.sockets_per_worker,
         "via": args.via,
         "seconds": round(elapsed, 1),
         "accepted_actions": stats.accepted,

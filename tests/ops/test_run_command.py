@@ -152,8 +152,13 @@ def test_run_command_embedded_mode(tmp_path: Path, signum: int) -> None:
 
 @pytest.mark.postgres
 @pytest.mark.redis
-def test_run_command_with_postgres_and_redis(tmp_path: Path, services_env) -> None:
-    run_site(tmp_path, services_env, drop=set())
+@pytest.mark.parametrize("web_workers", ["1", "2"])
+def test_run_command_with_postgres_and_redis(
+    tmp_path: Path, services_env, web_workers: str
+) -> None:
+    """With ``WEB_WORKERS=2`` the site is served by two processes (colorado.web_workers),
+    which stop with the rest."""
+    run_site(tmp_path, {**services_env, "WEB_WORKERS": web_workers}, drop=set())
 
 
 def worker_pids(proc: subprocess.Popen[bytes]) -> list[str]:

@@ -1,0 +1,131 @@
+"""Several uvicorn server processes on one port, each with a listening socket of its own
+(``SO_REUSEPORT``), so the kernel spreads new connections evenly over them.
+
+``uvicorn --workers N`` binds one socket in its supervisor and lets every worker accept
+from it. An event loop that wakes up accepts every connection waiting (libuv and asyncio
+both accept until the queue is empty), so a burst of connections — every player's socket
+reconnecting after a restart, or a benchmark starting — lands mostly on whichever worker
+woke first, and a WebSocket stays where it landed for hours. Measured on a 2-core machine:
+200 sockets opened at once split 123 / 77 between two workers (docs/benchmarks.md). With a
+socket per worker and ``SO_REUSEPORT``, Linux picks the worker by a hash of the connection's
+addresses, so the split is even whatever the timing.
+
+Usage (the options are uvicorn's, of those the project uses)::
+
+    python -m colorado.web_workers colorado.asgi:application --host 127.0.0.1 --port 8000 \\
+        --workers 2 --ws-per-message-deflate false --lifespan off --log-level warning \\
+        --no-access-log
+
+The supervisor binds the sockets and keeps them, so connections that arrive while a worker
+starts wait for it; a worker that dies is started again on the same socket; SIGINT or
+SIGTERM stops them all. Where the platform has no ``SO_REUSEPORT`` (or does not balance
+with it), the workers share one socket, as with ``uvicorn --workers``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import signal
+import socket
+import sys
+import time
+from typing import Any
+
+BALANCES = sys.platform.startswith("linux") and hasattr(socket, "SO_REUSEPORT")
+RESTART_PAUSE = 1.0
+
+
+def listening_socket(host: str, port: int, *, reuse_port: bool) -> socket.socket:
+    """A bound, listening TCP socket (``reuse_port``: one of several on the same port)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if reuse_port:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind((host, port))
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m colorado.web_workers")
+    parser.add_argument("app")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--ws-per-message-deflate", choices=["true", "false"], default="true")
+    parser.add_argument("--lifespan", choices=["auto", "on", "off"], default="auto")
+    parser.add_argument("--log-level", default="info")
+    parser.add_argument("--no-access-log", action="store_true")
+    args = parser.parse_args(argv)
+    if args.workers < 1:
+        parser.error("--workers must be at least 1")
+    return args
+
+
+def uvicorn_options(args: argparse.Namespace) -> dict[str, Any]:
+    return {
+        "app": args.app,
+        "host": args.host,
+        "port": args.port,
+        "ws_per_message_deflate": args.ws_per_message_deflate == "true",
+        "lifespan": args.lifespan,
+        "log_level": args.log_level,
+        "access_log": not args.no_access_log,
+    }
+
+
+def serve(options: dict[str, Any], sock: socket.socket) -> None:
+    """One worker: a uvicorn server accepting from ``sock``."""
+    import uvicorn
+
+    uvicorn.Server(uvicorn.Config(**options)).run(sockets=[sock])
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse(sys.argv[1:] if argv is None else argv)
+    options = uvicorn_options(args)
+    # The supervisor binds every worker's socket and keeps it: a taken port fails at once,
+    # connections that arrive while a worker starts (or starts again) wait in its socket's
+    # queue instead of being refused, and a worker started again takes the same socket.
+    if BALANCES:
+        sockets = [
+            listening_socket(args.host, args.port, reuse_port=True) for _ in range(args.workers)
+        ]
+    else:
+        sockets = [listening_socket(args.host, args.port, reuse_port=False)] * args.workers
+    context = multiprocessing.get_context("spawn")
+    stopping = False
+
+    def start(n: int) -> Any:
+        proc = context.Process(target=serve, args=(options, sockets[n]), name=f"web-worker-{n}")
+        proc.start()
+        return proc
+
+    def stop(signum: int, _frame: Any) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    workers = [start(n) for n in range(args.workers)]
+    while not stopping:
+        time.sleep(0.2)
+        for n, proc in enumerate(workers):
+            if not proc.is_alive() and not stopping:
+                print(f"web worker {n} (pid {proc.pid}) exited; starting it again", flush=True)
+                time.sleep(RESTART_PAUSE)
+                workers[n] = start(n)
+    for proc in workers:
+        if proc.is_alive() and proc.pid is not None:
+            os.kill(proc.pid, signal.SIGTERM)
+    for proc in workers:
+        proc.join(timeout=30)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

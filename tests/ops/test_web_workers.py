@@ -1,0 +1,113 @@
+"""``colorado.web_workers``: several server processes on one port, each accepting from a
+socket of its own, so a burst of connections is spread over them (``uvicorn --workers``
+hands a burst mostly to one); a worker that dies comes back on the same socket while the
+others keep serving; SIGTERM stops them all."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from colorado.web_workers import BALANCES
+from tests.ops.test_run_command import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.skipif(not BALANCES, reason="SO_REUSEPORT balancing is Linux's")
+
+
+async def burst(port: int, n: int) -> Counter[int]:
+    """Open ``n`` connections at once, keep them all open, then ask each for its pid."""
+
+    async def connect() -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        return await asyncio.open_connection("127.0.0.1", port)
+
+    conns = await asyncio.gather(*(connect() for _ in range(n)))
+    pids: Counter[int] = Counter()
+    for reader, writer in conns:
+        writer.write(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        await writer.drain()
+        body = (await reader.read()).split(b"\r\n\r\n", 1)[1]
+        pids[int(body)] += 1
+        writer.close()
+    return pids
+
+
+def pids_answering(port: int) -> Counter[int]:
+    return asyncio.run(burst(port, 1))
+
+
+def wait_up(port: int, proc: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, "the supervisor exited"
+        try:
+            pids_answering(port)
+            return
+        except OSError:
+            time.sleep(0.2)
+    pytest.fail("the workers did not answer")
+
+
+@pytest.fixture
+def served() -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
+    port = free_port()
+    cmd = [
+        sys.executable, "-m", "colorado.web_workers", "tests.ops.pid_app:app",
+        "--port", str(port), "--workers", "2", "--lifespan", "off",
+        "--log-level", "warning", "--no-access-log",
+    ]  # fmt: skip
+    proc = subprocess.Popen(cmd, cwd=ROOT, start_new_session=True)
+    try:
+        wait_up(port, proc)
+        yield port, proc
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def test_a_burst_of_connections_is_spread_over_the_workers(
+    served: tuple[int, subprocess.Popen[bytes]],
+) -> None:
+    port, _ = served
+    for _ in range(3):  # uvicorn --workers split such bursts 92/108, 44/156 and 78/122
+        pids = asyncio.run(burst(port, 200))
+        assert len(pids) == 2
+        assert min(pids.values()) >= 65, pids  # a fair coin's 200 tosses: 100 +- 5 sigma
+
+
+def test_a_worker_that_dies_comes_back_and_sigterm_stops_all(
+    served: tuple[int, subprocess.Popen[bytes]],
+) -> None:
+    port, proc = served
+    first = set(asyncio.run(burst(port, 40)))
+    assert len(first) == 2
+    victim = min(first)
+    os.kill(victim, signal.SIGKILL)
+    deadline = time.monotonic() + 30
+    seen: set[int] = set()
+    while time.monotonic() < deadline:
+        try:
+            seen = set(asyncio.run(burst(port, 40)))
+        except OSError:  # the dead worker's connections waiting at the kill
+            continue
+        if len(seen) == 2 and victim not in seen:
+            break
+        time.sleep(0.2)
+    assert victim not in seen
+    assert len(seen) == 2, "the dead worker was not started again"
+    os.kill(proc.pid, signal.SIGTERM)
+    assert proc.wait(timeout=30) == 0
+    for pid in seen:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
