@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Load benchmark of the game server through its public interface (not a timed test).
 
-Starts ``uvicorn colorado.asgi:application`` (unless ``--url`` is given) against
+Starts ``colorado.asgi:application`` in ``--workers`` uvicorn processes (unless ``--url`` is
+given; ``--launcher``: a socket per process, ``colorado.web_workers``, or ``uvicorn
+--workers``' shared one) against
 ``DATABASE_URL`` (PostgreSQL) and ``REDIS_URL``, creates bench users with API tokens, then
 runs ``--clients`` concurrent players in tables of ``--players``. Each player holds a
 WebSocket on its table and a keep-alive HTTP connection; when a frame (or its own move's
@@ -15,12 +17,16 @@ and the server's and the client's CPU per accepted move.
 
 ``--idle-sockets N`` adds a third server process (``--workers 1``, its own port) holding N
 idle sockets: every seat of N/4 quiet four-seat tables (four quiet players with a tab open
-on each), on which ``--idle-moves`` moves a second are POSTed through the busy server while
-the load runs. It prints those frames' latency from the move's own timestamp (taken in its
-transaction just before the write and the commit: commit-to-frame plus the write) and from
-its send (an upper bound), and the idle process's memory growth per socket while the load
-ran (a warm-up table's sockets are opened and closed first, so what a process loads once
-is not counted per socket).
+on each), on which ``--idle-moves`` moves a second are made while the load runs: over the
+mover's own idle socket, as the page makes them (``--idle-moves-via socket``, the default:
+the idle process makes the move), or POSTed through the busy server (``http``). Either way
+the frames reach the idle sockets through Redis. The client side of the idle sockets runs in
+a process of its own, so the load's players do not delay the frames it times. It prints
+those frames' latency from the move's own timestamp (taken in its transaction just before
+the write and the commit: commit-to-frame plus the write) and from its send (an upper
+bound), and the idle process's memory growth per socket while the load ran (a warm-up
+table's sockets are opened and closed first, so what a process loads once is not counted
+per socket).
 
     DATABASE_URL=postgres://… REDIS_URL=redis://… .venv/bin/python bench/api_load.py \
         --clients 50 --players 2 --duration 30 --workers 2
@@ -315,6 +321,7 @@ class QuietTable:
     players: list[Player]
     latest: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat -> its last frame
     seat_player: dict[int, Player] = field(default_factory=dict)
+    seat_socket: dict[int, Any] = field(default_factory=dict)
 
 
 async def idle_socket(player: Player, table: QuietTable, stats: Stats) -> None:
@@ -345,6 +352,7 @@ async def idle_socket(player: Player, table: QuietTable, stats: Stats) -> None:
                 if isinstance(seat, int):
                     table.latest[seat] = frame
                     table.seat_player[seat] = player
+                    table.seat_socket[seat] = ws
                 sent = stats.sent_at.get((table.game_id, frame["version"]))
                 if sent is None:
                     continue  # not a trickle move (the socket's first document)
@@ -356,9 +364,13 @@ async def idle_socket(player: Player, table: QuietTable, stats: Stats) -> None:
             stats.idle_open -= 1
 
 
-async def trickle(tables: list[QuietTable], rate: float, stats: Stats, deadline: float) -> None:
-    """``rate`` moves a second on random quiet tables, each POSTed by the seat to act
-    (through the busy server), so their frames reach the idle sockets through Redis."""
+async def trickle(
+    tables: list[QuietTable], rate: float, stats: Stats, deadline: float, via: str = "socket"
+) -> None:
+    """``rate`` moves a second on random quiet tables, each made by the seat to act: over
+    its own idle socket (``via="socket"``, as the page does: the idle process makes the
+    move) or POSTed through the busy server (``"http"``, a move made elsewhere). Either way
+    the frames reach the idle sockets through Redis."""
     rng = random.Random(0)
     busy: set[Player] = set()
     while time.perf_counter() < deadline:
@@ -381,13 +393,23 @@ async def trickle(tables: list[QuietTable], rate: float, stats: Stats, deadline:
                 continue  # already moved at this version (its frame is on its way)
             stats.sent_at[key] = time.perf_counter()
             busy.add(mover)
-            task = asyncio.create_task(
-                mover.http.request(
-                    "POST",
-                    f"/api/games/{table.game_id}/actions",
-                    {"action": rng.choice(frame["legal_actions"]), "version": version},
+            action = rng.choice(frame["legal_actions"])
+            if via == "socket":
+                message = {
+                    "type": "action",
+                    "action": action,
+                    "version": version,
+                    "client_id": f"trickle:{key[0]}:{key[1]}",
+                }
+                task = asyncio.create_task(table.seat_socket[seat].send(json.dumps(message)))
+            else:
+                task = asyncio.create_task(
+                    mover.http.request(
+                        "POST",
+                        f"/api/games/{table.game_id}/actions",
+                        {"action": action, "version": version},
+                    )
                 )
-            )
             task.add_done_callback(lambda _t, m=mover: busy.discard(m))
             stats.idle_moves += 1
             break
@@ -544,47 +566,23 @@ async def run(
     base: str,
     users: list[tuple[str, str]],
     server_pgid: int = 0,
-    quiet_users: list[tuple[str, str]] | None = None,
-    idle_base: str = "",
-    idle_pgid: int = 0,
+    idle: Any = None,
 ) -> Stats:
+    """The load on the busy tables; ``idle``: the pipe to the idle sockets' process."""
     stats = Stats()
     ws_base = args.ws_url or base.replace("http", "ws", 1)
     players = [Player(i, tok, name, base, ws_base, stats) for i, (name, tok) in enumerate(users)]
     groups = [players[i : i + args.players] for i in range(0, len(players), args.players)]
     full = [g for g in groups if len(g) == args.players]
     firsts = await asyncio.gather(*(open_table(g, args.players) for g in full))
-    # Idle sockets: every seat of the quiet tables holds one, in the idle server process.
-    quiet: list[QuietTable] = []
-    idle: list[asyncio.Task[None]] = []
-    if args.idle_sockets and quiet_users:
-        idle_ws = idle_base.replace("http", "ws", 1)
-        quiet = await open_quiet_tables(
-            quiet_users, -(-args.idle_sockets // 4), base, idle_ws, stats
-        )
-        # Warm-up: one table's sockets opened and closed, so what is loaded once per
-        # process (the consumer's modules, the Redis subscriber) is not counted per socket.
-        warm = [asyncio.create_task(idle_socket(p, quiet[0], stats)) for p in quiet[0].players]
-        while stats.idle_open + stats.idle_failed < len(warm):
-            await asyncio.sleep(0.2)
-        await asyncio.sleep(1)
-        for task in warm:
-            task.cancel()
-        await asyncio.gather(*warm, return_exceptions=True)
-        stats.idle_peak = 0
-        await asyncio.sleep(1)
-        stats.idle_rss_before = group_rss_bytes(idle_pgid)
-        for n in range(args.idle_sockets):
-            table_, seat = quiet[n // 4], n % 4
-            idle.append(asyncio.create_task(idle_socket(table_.players[seat], table_, stats)))
-        while stats.idle_open + stats.idle_failed < len(idle):
-            await asyncio.sleep(0.2)
-        await asyncio.sleep(2)
-        stats.idle_rss_rest = group_rss_bytes(idle_pgid)
+    # Idle sockets: every seat of the quiet tables holds one, in the idle server process;
+    # the client side of them runs in a process of its own (``idle_side``).
+    if idle is not None:
+        await asyncio.get_running_loop().run_in_executor(None, idle.recv)  # sockets open
+        idle.send(args.duration)
     start = time.perf_counter()
     deadline = start + args.duration
     stats.cpu_start = group_cpu_seconds(server_pgid) if server_pgid else 0.0
-    stats.idle_cpu_start = group_cpu_seconds(idle_pgid) if idle_pgid else 0.0
     stats.client_cpu_start = time.process_time()
 
     async def lag() -> None:  # how late the client's own loop runs (part of every latency)
@@ -602,12 +600,8 @@ async def run(
                 stats.rss_during.append(group_rss_bytes(server_pgid))
                 if not stats.sockets_per_worker:  # once, a second into the load
                     stats.sockets_per_worker = sockets_per_worker(server_pgid, args.port)
-            if idle_pgid:
-                stats.idle_rss_during.append(group_rss_bytes(idle_pgid))
 
     watcher = asyncio.create_task(memory())
-    if quiet:
-        idle.append(asyncio.create_task(trickle(quiet, args.idle_moves, stats, deadline)))
     await asyncio.gather(
         *(
             table(g, args.players, deadline, stats, args.via, f)
@@ -615,11 +609,92 @@ async def run(
         )
     )
     stats.cpu_end = group_cpu_seconds(server_pgid) if server_pgid else 0.0
-    stats.idle_cpu_end = group_cpu_seconds(idle_pgid) if idle_pgid else 0.0
     stats.client_cpu_end = time.process_time()
     stats.elapsed = time.perf_counter() - start  # type: ignore[attr-defined]
     watcher.cancel()
     lagger.cancel()
+    if idle is not None:
+        figures = await asyncio.get_running_loop().run_in_executor(None, idle.recv)
+        for name, value in figures.items():
+            setattr(stats, name, value)
+    return stats
+
+
+IDLE_FIELDS = (
+    "idle_latency", "idle_send_latency", "idle_moves", "idle_peak", "idle_failed",
+    "idle_rss_during", "idle_rss_before", "idle_rss_rest", "idle_cpu_start", "idle_cpu_end",
+)  # fmt: skip
+
+
+def idle_side(
+    conn: Any,
+    settings: dict[str, Any],
+    quiet_users: list[tuple[str, str]],
+    base: str,
+    idle_base: str,
+    idle_pgid: int,
+) -> None:
+    """The client side of the idle sockets and the trickle, in a process of its own, so
+    that the load's players do not delay the frames it times (the load client's loop runs
+    tens of milliseconds late at p99, ``client_loop_lag_p99_ms``): opens the quiet tables
+    and their sockets, says so on ``conn``, waits for the load's duration, times the
+    trickle's frames and the idle server's memory meanwhile, and sends its figures back."""
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    args = argparse.Namespace(**settings)
+    stats = asyncio.run(idle_run(conn, args, quiet_users, base, idle_base, idle_pgid))
+    conn.send({name: getattr(stats, name) for name in IDLE_FIELDS})
+
+
+async def idle_run(
+    conn: Any,
+    args: argparse.Namespace,
+    quiet_users: list[tuple[str, str]],
+    base: str,
+    idle_base: str,
+    idle_pgid: int,
+) -> Stats:
+    stats = Stats()
+    idle: list[asyncio.Task[None]] = []
+    idle_ws = idle_base.replace("http", "ws", 1)
+    quiet = await open_quiet_tables(quiet_users, -(-args.idle_sockets // 4), base, idle_ws, stats)
+    # Warm-up: one table's sockets opened and closed, so what is loaded once per
+    # process (the consumer's modules, the Redis subscriber) is not counted per socket.
+    warm = [asyncio.create_task(idle_socket(p, quiet[0], stats)) for p in quiet[0].players]
+    while stats.idle_open + stats.idle_failed < len(warm):
+        await asyncio.sleep(0.2)
+    await asyncio.sleep(1)
+    for task in warm:
+        task.cancel()
+    await asyncio.gather(*warm, return_exceptions=True)
+    stats.idle_peak = 0
+    await asyncio.sleep(1)
+    stats.idle_rss_before = group_rss_bytes(idle_pgid)
+    for n in range(args.idle_sockets):
+        table_, seat = quiet[n // 4], n % 4
+        idle.append(asyncio.create_task(idle_socket(table_.players[seat], table_, stats)))
+    while stats.idle_open + stats.idle_failed < len(idle):
+        await asyncio.sleep(0.2)
+    await asyncio.sleep(2)
+    stats.idle_rss_rest = group_rss_bytes(idle_pgid)
+    conn.send("open")
+    duration = await asyncio.get_running_loop().run_in_executor(None, conn.recv)
+    deadline = time.perf_counter() + duration
+    stats.idle_cpu_start = group_cpu_seconds(idle_pgid)
+
+    async def memory() -> None:  # the idle server's memory while the load runs
+        while time.perf_counter() < deadline:
+            await asyncio.sleep(1)
+            stats.idle_rss_during.append(group_rss_bytes(idle_pgid))
+
+    watcher = asyncio.create_task(memory())
+    await trickle(quiet, args.idle_moves, stats, deadline, args.idle_moves_via)
+    stats.idle_cpu_end = group_cpu_seconds(idle_pgid)
+    watcher.cancel()
     await asyncio.sleep(0.5)  # the last trickle frames
     for task in idle:
         task.cancel()
@@ -645,6 +720,13 @@ def main() -> None:
     )
     parser.add_argument(
         "--idle-moves", type=float, default=4, help="moves a second on the quiet tables"
+    )
+    parser.add_argument(
+        "--idle-moves-via",
+        choices=["socket", "http"],
+        default="socket",
+        help="the quiet tables' moves: over the mover's own idle socket, as the page makes "
+        "them (the idle process makes the move), or POSTed through the busy server",
     )
     parser.add_argument(
         "--server-option",
@@ -709,17 +791,23 @@ def main() -> None:
         except ImportError:
             pass
         rss_before = group_rss_bytes(proc.pid) if proc is not None else 0
-        stats = asyncio.run(
-            run(
-                args,
-                base,
-                users,
-                proc.pid if proc is not None else 0,
-                quiet_users,
-                f"http://127.0.0.1:{idle_port}" if idle_proc is not None else "",
-                idle_proc.pid if idle_proc is not None else 0,
-            )
-        )
+        idle = None
+        if idle_proc is not None:
+            import multiprocessing
+
+            context = multiprocessing.get_context("spawn")
+            idle, child_end = context.Pipe()
+            settings = {
+                "idle_sockets": args.idle_sockets,
+                "idle_moves": args.idle_moves,
+                "idle_moves_via": args.idle_moves_via,
+            }
+            idle_url = f"http://127.0.0.1:{idle_port}"
+            context.Process(
+                target=idle_side,
+                args=(child_end, settings, quiet_users, base, idle_url, idle_proc.pid),
+            ).start()
+        stats = asyncio.run(run(args, base, users, proc.pid if proc is not None else 0, idle))
         server_cpu = stats.cpu_end - stats.cpu_start
     finally:
         if proc is not None:
@@ -772,6 +860,7 @@ def main() -> None:
         rest = stats.idle_rss_rest - stats.idle_rss_before
         result |= {
             "idle_sockets": args.idle_sockets,
+            "idle_moves_via": args.idle_moves_via,
             "idle_sockets_open_at_once": stats.idle_peak,
             "idle_sockets_failed": stats.idle_failed,
             "idle_moves": stats.idle_moves,
