@@ -35,7 +35,7 @@ QUEUED_EXPIRE_SECONDS = 3600
 
 def _wants_mail(prefix: str) -> Q:
     """The user behind ``prefix`` wants game mails (each turn or the digest: as
-    ``services._wants_mail(…, digest_too=True)``)."""
+    ``services.wants_mail(…, digest_too=True)``)."""
     return Q(
         **{
             f"{prefix}is_bot": False,

@@ -18,7 +18,7 @@ from celery import shared_task
 from celery.utils.time import get_exponential_backoff_interval
 from django.utils import timezone
 
-from notifications import outbox, owed, services
+from notifications import mails, outbox, owed, services
 
 RETRY_BACKOFF = 30  # seconds before the first retry (then doubling, with full jitter) …
 RETRY_BACKOFF_MAX = 3600  # … up to an hour between tries
@@ -50,17 +50,17 @@ def send_reminder(seat_id: int) -> bool:
 
 @shared_task(name="games.tasks_mail.send_finished_email", **MAIL_TASK)
 def send_finished_email(seat_id: int) -> bool:
-    return services.finished_mail_send(seat_id=seat_id)
+    return mails.finished_mail_send(seat_id=seat_id)
 
 
 @shared_task(name="games.tasks_mail.send_missed_email", **MAIL_TASK)
 def send_missed_email(seat_id: int, missed_seat_id: int, misses: int) -> bool:
-    return services.missed_mail_send(seat_id=seat_id, missed_seat_id=missed_seat_id, misses=misses)
+    return mails.missed_mail_send(seat_id=seat_id, missed_seat_id=missed_seat_id, misses=misses)
 
 
 @shared_task(name="games.tasks_mail.send_digest", **MAIL_TASK)
 def send_digest(user_id: int) -> bool:
-    return services.digest_send(user_id=user_id)
+    return mails.digest_send(user_id=user_id)
 
 
 @shared_task(
@@ -77,7 +77,7 @@ def send_digests() -> int:
     counts as lost only after more than an hour without a try), and the invitation and
     "game finished" mails whose task was lost before it ran (``owed.owed_mails_queue``)."""
     now = timezone.now()
-    readers = services.digest_readers(now=now)
+    readers = mails.digest_readers(now=now)
     for user in readers:
         send_digest.delay(user.pk)
     services.notifications_requeue(now=now)
@@ -87,12 +87,12 @@ def send_digests() -> int:
 
 @shared_task(name="notifications.tasks.send_invitation_email", **MAIL_TASK)
 def send_invitation_email(invitation_id: int) -> bool:
-    return services.invitation_mail_send(invitation_id=invitation_id)
+    return mails.invitation_mail_send(invitation_id=invitation_id)
 
 
 @shared_task(name="games.tasks_mail.send_vacation_email", **MAIL_TASK)
 def send_vacation_email(seat_id: int, deadline_iso: str) -> bool:
-    return services.vacation_mail_send(seat_id=seat_id, deadline_iso=deadline_iso)
+    return mails.vacation_mail_send(seat_id=seat_id, deadline_iso=deadline_iso)
 
 
 @shared_task(

@@ -15,6 +15,7 @@ from games import moves, selectors, services
 from games.engine import get_rules
 from games.models import Game, Seat
 from games.snapshots import load_state
+from notifications import mails
 from notifications import services as mail
 from notifications.models import Notification
 from tests.play import play_randomly
@@ -170,8 +171,8 @@ def test_the_digest_lists_every_game_due_least_time_left_first(person, two_playe
     )
     mailoutbox.clear()
     now = timezone.now()
-    assert mail.digest_send(user_id=alice.pk, now=now) is True
-    assert mail.digest_send(user_id=alice.pk, now=now) is False  # once a day
+    assert mails.digest_send(user_id=alice.pk, now=now) is True
+    assert mails.digest_send(user_id=alice.pk, now=now) is False  # once a day
     (message,) = mailoutbox
     assert message.subject == "Your turn in 2 games"
     body = message.body
@@ -185,12 +186,12 @@ def test_the_digest_goes_out_at_seven_in_the_morning_of_the_reader(person):
     person("tokyo", email_notifications="digest", time_zone="Asia/Tokyo")
     person("someone", email_notifications="each_turn", time_zone="Europe/Paris")
     six_utc = timezone.datetime(2026, 12, 1, 6, 30, tzinfo=timezone.get_fixed_timezone(0))
-    assert [u.pk for u in mail.digest_readers(now=six_utc)] == [paris.pk]
+    assert [u.pk for u in mails.digest_readers(now=six_utc)] == [paris.pk]
 
 
 def test_no_digest_without_a_game_due(person, mailoutbox):
     alice = person("alice", email_notifications="digest")
-    assert mail.digest_send(user_id=alice.pk) is False
+    assert mails.digest_send(user_id=alice.pk) is False
     assert mailoutbox == []
 
 
@@ -227,7 +228,7 @@ def test_game_finished_mail_gives_the_result(person, mailoutbox):
     assert f"You finished #{seat.final_rank} with {seat.final_score} points." in message.body
     for row in Seat.objects.filter(game=game):
         assert f"{row.final_rank}. {row.user.shown_name}: {row.final_score}" in message.body
-    assert mail.finished_mail_send(seat_id=seat.pk) is False
+    assert mails.finished_mail_send(seat_id=seat.pk) is False
     assert len([m for m in mailoutbox if m.subject.startswith("Game over")]) == 1
     # No turn mail after the end, even if a late task runs.
     assert mail.turn_mail_send(seat_id=seat.pk, version=game.version) is False
