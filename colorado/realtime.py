@@ -32,7 +32,12 @@ _server_loop: asyncio.AbstractEventLoop | None = None
 _lock = threading.Lock()
 _sender: tuple[int, asyncio.AbstractEventLoop] | None = None  # (process id, loop)
 _publisher: tuple[int, Any, Any] | None = None  # (process id, layer, redis client)
-SEND_TIMEOUT = 10
+SEND_TIMEOUT = 2
+"""Seconds a send may take (connecting included) before it is given up: a Redis that hangs
+must not keep a move's answer waiting after its commit, and a frame that is not sent is
+caught up by the sockets themselves within ``SOCKET_RESYNC_SECONDS`` + 1 s
+(``games.consumers.VersionWatch``). A local Redis answers a PUBLISH in well under a
+millisecond."""
 
 
 def _sender_loop() -> asyncio.AbstractEventLoop:

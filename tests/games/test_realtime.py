@@ -42,3 +42,40 @@ def test_a_group_send_from_a_thread_reaches_the_groups_members(monkeypatch: Any)
 
     assert asyncio.run(scenario()) == message
     assert realtime._redis_publisher(layer) is not None  # the direct way was taken
+
+
+def test_a_redis_that_hangs_holds_a_send_for_two_seconds_at_most(monkeypatch: Any) -> None:
+    """A Redis that accepts connections but never answers (hung, not down): the move's
+    thread gives up on its publish after ``SEND_TIMEOUT`` (the sockets catch up by
+    themselves, games.consumers.VersionWatch) instead of keeping the move's answer waiting."""
+    import socket
+    import time
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    held: list[socket.socket] = []
+
+    def accept() -> None:
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            held.append(conn)  # never read, never answered
+
+    threading.Thread(target=accept, daemon=True).start()
+    port = server.getsockname()[1]
+    layer = RedisPubSubChannelLayer(hosts=[{"address": f"redis://127.0.0.1:{port}/0"}])
+    monkeypatch.setattr(realtime, "get_channel_layer", lambda: layer)
+    started = time.monotonic()
+    try:
+        with pytest.raises(Exception, match=r"[Tt]imeout|timed out"):
+            realtime.group_send("game-8", {"type": "game.frame", "version": 1})
+        took = time.monotonic() - started
+    finally:
+        server.close()
+        for conn in held:
+            conn.close()
+    assert realtime.SEND_TIMEOUT <= 2
+    assert took < realtime.SEND_TIMEOUT + 1, took
