@@ -19,6 +19,7 @@ from notifications.services import (
     game_url,
     local_deadline,
     notification_send,
+    seat_mail_send,
     time_left_text,
     wants_mail,
     what_is_needed,
@@ -119,14 +120,8 @@ def finished_mail_send(*, seat_id: int) -> bool:
             },
         )
 
-    return notification_send(
-        key=f"finished:{seat.pk}:{game.version}",
-        user=seat.user,
-        kind="finished",
-        build=build,
-        game=game,
-        seat=seat,
-        version=game.version,
+    return seat_mail_send(
+        seat, kind="finished", key=f"finished:{seat.pk}:{game.version}", build=build
     )
 
 
@@ -155,14 +150,8 @@ def missed_mail_send(*, seat_id: int, missed_seat_id: int, misses: int) -> bool:
             },
         )
 
-    return notification_send(
-        key=f"missed:{seat.pk}:{missed_seat_id}:{misses}",
-        user=seat.user,
-        kind="missed",
-        build=build,
-        game=game,
-        seat=seat,
-        version=game.version,
+    return seat_mail_send(
+        seat, kind="missed", key=f"missed:{seat.pk}:{missed_seat_id}:{misses}", build=build
     )
 
 
@@ -193,14 +182,8 @@ def vacation_mail_send(*, seat_id: int, deadline_iso: str) -> bool:
             },
         )
 
-    return notification_send(
-        key=f"vacation:{seat.pk}:{deadline_iso}",
-        user=seat.user,
-        kind="vacation",
-        build=build,
-        game=game,
-        seat=seat,
-        version=game.version,
+    return seat_mail_send(
+        seat, kind="vacation", key=f"vacation:{seat.pk}:{deadline_iso}", build=build
     )
 
 

@@ -302,6 +302,19 @@ def _queue_again(key: str) -> int:
 # --- the notifications --------------------------------------------------------------------
 
 
+def seat_mail_send(seat: Seat, *, kind: str, key: str, build: Callable[[], Mail | None]) -> bool:
+    """``notification_send`` of a mail to ``seat``'s player about its game as it stands."""
+    return notification_send(
+        key=key,
+        user=seat.user,
+        kind=kind,
+        build=build,
+        game=seat.game,
+        seat=seat,
+        version=seat.game.version,
+    )
+
+
 def wants_mail(user: User, *, digest_too: bool) -> bool:
     if user.is_bot or not user.email or not user.is_active:
         return False
@@ -468,12 +481,4 @@ def reminder_send(*, seat_id: int, now: datetime | None = None) -> bool:
             },
         )
 
-    return notification_send(
-        key=reminder_key(seat),
-        user=seat.user,
-        kind="reminder",
-        build=build,
-        game=seat.game,
-        seat=seat,
-        version=seat.game.version,
-    )
+    return seat_mail_send(seat, kind="reminder", key=reminder_key(seat), build=build)
