@@ -21,17 +21,22 @@ loop where the waiting sockets would never notice them. Other in-memory uses (te
 from __future__ import annotations
 
 import asyncio
+import atexit
+import logging
 import os
+import queue
 import threading
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
+log = logging.getLogger(__name__)
+
 _server_loop: asyncio.AbstractEventLoop | None = None
 _lock = threading.Lock()
 _sender: tuple[int, asyncio.AbstractEventLoop] | None = None  # (process id, loop)
-_publisher: tuple[int, Any, Any] | None = None  # (process id, layer, redis client)
+_publisher: tuple[int, Any, Any, Publisher | None] | None = None  # (pid, layer, client, its thread)
 SEND_TIMEOUT = 2
 """Seconds a send may take (connecting included) before it is given up: a Redis that hangs
 must not keep a move's answer waiting after its commit, and a frame that is not sent is
@@ -60,12 +65,13 @@ def layer_channel(layer: Any, group: str) -> str:
     return f"{layer._kwargs.get('prefix', 'asgi')}__group__{group}"
 
 
-def _redis_publisher(layer: Any) -> Any:
-    """A blocking Redis client for ``layer`` (channels-redis's Pub/Sub layer with one
-    ``address``), one per process, or ``None`` for another layer or configuration."""
+def _redis_publisher(layer: Any) -> Publisher | None:
+    """The publisher thread of a blocking Redis client for ``layer`` (channels-redis's
+    Pub/Sub layer with one ``address``), one per process (started again after a fork), or
+    ``None`` for another layer or configuration."""
     global _publisher
     if _publisher is not None and _publisher[0] == os.getpid() and _publisher[1] is layer:
-        return _publisher[2]
+        return _publisher[3]
     from channels_redis.pubsub import RedisPubSubChannelLayer
 
     hosts = layer._kwargs.get("hosts") if isinstance(layer, RedisPubSubChannelLayer) else None
@@ -87,8 +93,68 @@ def _redis_publisher(layer: Any) -> Any:
                 retry=Retry(NoBackoff(), 0),
             )
     with _lock:
-        _publisher = (os.getpid(), layer, client)
-    return client
+        if _publisher is not None and _publisher[0] == os.getpid() and _publisher[1] is layer:
+            return _publisher[3]  # another thread got here first
+        _publisher = (os.getpid(), layer, client, Publisher(client) if client else None)
+        return _publisher[3]
+
+
+class Publisher:
+    """A thread that sends queued ``(channel, payload)`` pairs to Redis, everything queued
+    at the time in one pipeline (one round trip), in the order queued."""
+
+    BATCH = 256
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+        self.queue: queue.SimpleQueue[tuple[str, bytes]] = queue.SimpleQueue()
+        self.sent = threading.Condition()
+        self.queued = 0
+        self.done = 0
+        threading.Thread(target=self._run, name="redis-publisher", daemon=True).start()
+
+    def put(self, channel: str, payload: bytes) -> None:
+        with self.sent:
+            self.queued += 1
+        self.queue.put((channel, payload))
+
+    def flush(self, timeout: float = SEND_TIMEOUT + 1) -> bool:
+        """Wait until everything queued so far has been sent (or given up on)."""
+        with self.sent:
+            target = self.queued
+            return self.sent.wait_for(lambda: self.done >= target, timeout)
+
+    def _run(self) -> None:
+        while True:
+            batch = [self.queue.get()]
+            while len(batch) < self.BATCH:
+                try:
+                    batch.append(self.queue.get_nowait())
+                except queue.Empty:
+                    break
+            try:
+                if len(batch) == 1:
+                    self.client.publish(*batch[0])
+                else:
+                    pipe = self.client.pipeline(transaction=False)
+                    for channel, payload in batch:
+                        pipe.publish(channel, payload)
+                    pipe.execute()
+            except Exception as exc:  # committed already: the sockets catch up by themselves
+                log.warning("%d live message(s) not sent to Redis: %s", len(batch), exc)
+            finally:
+                with self.sent:
+                    self.done += len(batch)
+                    self.sent.notify_all()
+
+
+def flush(timeout: float = SEND_TIMEOUT + 1) -> bool:
+    """Wait until this process's queued Redis sends have left (tests; on exit)."""
+    publisher = _publisher[3] if _publisher is not None and _publisher[0] == os.getpid() else None
+    return publisher is None or publisher.flush(timeout)
+
+
+atexit.register(flush)
 
 
 def set_server_loop(loop: asyncio.AbstractEventLoop | None) -> None:
@@ -99,7 +165,8 @@ def set_server_loop(loop: asyncio.AbstractEventLoop | None) -> None:
 
 
 def group_send(group: str, message: dict[str, Any]) -> None:
-    """Send ``message`` to ``group`` from synchronous code; returns when it is sent."""
+    """Send ``message`` to ``group`` from synchronous code. With Redis it is queued for the
+    process's publisher thread and this returns at once; otherwise it returns once sent."""
     layer = get_channel_layer()
     if layer is None:
         return
@@ -113,9 +180,9 @@ def group_send(group: str, message: dict[str, Any]) -> None:
             async_to_sync(layer.group_send)(group, message)
             return
     else:
-        client = _redis_publisher(layer)
-        if client is not None:
-            client.publish(layer_channel(layer, group), layer.serialize(message))
+        publisher = _redis_publisher(layer)
+        if publisher is not None:
+            publisher.put(layer_channel(layer, group), layer.serialize(message))
             return
         loop = _sender_loop()
     future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
