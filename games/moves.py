@@ -115,15 +115,19 @@ def _lock_move_rows(
     if found is None:
         raise NotFound()
     applied = None
-    if client_id is not None and not current:  # a move committed while we waited
-        applied = _applied_version(found, client_id=client_id, user=user, seat=seat)
-    elif client_id is not None:
+    if client_id is not None:
         signed_in = user is not None and getattr(user, "is_authenticated", False)
         for child, version in children:
-            if version is not None and (
-                child.seat == seat if seat is not None else signed_in and child.user_id == user.pk
-            ):
-                applied = int(version)
+            if child.seat == seat if seat is not None else signed_in and child.user_id == user.pk:
+                if current:
+                    applied = None if version is None else int(version)
+                else:  # a move committed while we waited: look again, past the snapshot
+                    again = rows.first_value(
+                        Move, "version", game=found.pk, seat=child.seat, client_id=client_id
+                    )
+                    applied = None if again is None else int(again)
+                if applied is not None:
+                    break
     return found, [child for child, _version in children], applied
 
 

@@ -385,6 +385,20 @@ def raise_to(model: type[Model], name: str, value: Any, **equal: Any) -> None:
     _update(model, {name: value}, " AND ".join([f"{column} < %s", *terms]), [prepared, *params])
 
 
+def first_value(model: type[Model], name: str, **equal: Any) -> Any:
+    """The field ``name`` of the first row of ``model`` with these column values
+    (``field=value``, foreign keys by their id), or None: one statement, no ORM query."""
+    terms, params = _equals(model, equal)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {_column(model, name)} FROM {_table(model)} "
+            f"WHERE {' AND '.join(terms)} LIMIT 1",
+            params,
+        )
+        found = cursor.fetchone()
+    return None if found is None else found[0]
+
+
 def exists(model: type[Model], **equal: Any) -> bool:
     """Whether a row of ``model`` has these column values (``field=value``, foreign keys by
     their id)."""
