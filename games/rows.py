@@ -70,6 +70,25 @@ class _Shape:
         return self.model.from_db(db.alias, self.attnames, values)
 
 
+def _prepared_cursor(db: Any) -> Any:
+    """A cursor of ``db`` (PostgreSQL, psycopg 3) whose statements are prepared on the
+    server, once per connection: the parameters travel apart from the text, and PostgreSQL
+    parses, analyses and plans the statement once instead of at every call (a third of its
+    CPU per move went there, measured with ``perf``). Django's own cursors bind client-side
+    and never prepare; only this cursor does (``prepare_threshold`` 0 applies to
+    server-binding cursors alone). Wrapped like any Django cursor: same errors, same query
+    logging. A transaction-mode pooler in between must pass prepared statements through
+    (PgBouncer 1.21 and later: ``max_prepared_statements``)."""
+    import psycopg
+
+    db.ensure_connection()
+    raw = db.connection
+    if raw.prepare_threshold != 0:
+        raw.prepare_threshold = 0
+    with db.wrap_database_errors:
+        return db._prepare_cursor(psycopg.Cursor(raw))
+
+
 def _db() -> Any:
     """This thread's default connection itself (not the proxy: every attribute read through
     ``django.db.connection`` is a thread-local lookup)."""
@@ -448,7 +467,7 @@ def lock_family(
     kid_other = _shape(fk_target(children, child_related), "d", vendor)
     fk: Any = model._meta.get_field(related)
     child_fk: Any = children._meta.get_field(child_related)
-    with db.cursor() as cursor:
+    with _prepared_cursor(db) as cursor:
         cursor.execute(sql, [pk, *extra_params])
         found = cursor.fetchall()
     if not found:
