@@ -249,8 +249,20 @@ def test_tables_opened_before_levels_keep_the_titles_stand_in(
 
 
 def test_the_hard_bot_thinks_its_budget_and_the_sweep_may_give_it_less(
-    make_user: Callable[..., User], searchable: Any, settings: Any
+    make_user: Callable[..., User], searchable: Any, settings: Any, monkeypatch: Any
 ) -> None:
+    """The search gets the setting's budget (it may stop sooner, once the rest of the budget
+    could not change its move), or the less the sweep gives it."""
+    from games.engine.bots import SearchBot
+
+    budgets: list[float | None] = []
+    search = SearchBot.search
+
+    def spy(bot: SearchBot, *args: Any) -> Any:
+        budgets.append(bot.seconds)
+        return search(bot, *args)
+
+    monkeypatch.setattr(SearchBot, "search", spy)
     settings.BOT_SEARCH_SECONDS = 0.4
     game, alice, bob = _two_people(make_user, "hard")
     seats = {s.user_id: int(s.seat) for s in Seat.objects.filter(game=game)}  # type: ignore[arg-type]
@@ -259,13 +271,15 @@ def test_the_hard_bot_thinks_its_budget_and_the_sweep_may_give_it_less(
         bot_play(game=game, seat=seats[alice.pk], kind="search", actor="timeout", client_id="t:1")
         == "moved"
     )
-    assert time.monotonic() - started >= 0.4
+    assert budgets == [0.4]
+    assert time.monotonic() - started < 0.4 + 1.0
     game.refresh_from_db()
     started = time.monotonic()
     played = bot_play(
         game=game, seat=seats[bob.pk], kind="search", actor="timeout", client_id="t:2", seconds=0.01
     )
     assert played == "moved"
+    assert budgets == [0.4, 0.01]
     assert time.monotonic() - started < 0.4
 
 
