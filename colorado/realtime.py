@@ -36,13 +36,13 @@ log = logging.getLogger(__name__)
 _server_loop: asyncio.AbstractEventLoop | None = None
 _lock = threading.Lock()
 _sender: tuple[int, asyncio.AbstractEventLoop] | None = None  # (process id, loop)
-_publisher: tuple[int, Any, Any, Publisher | None] | None = None  # (pid, layer, client, its thread)
+_publisher: tuple[int, Any, Publisher | None] | None = None  # (process id, layer, publisher)
 SEND_TIMEOUT = 2
-"""Seconds a send may take (connecting included) before it is given up: a Redis that hangs
-must not keep a move's answer waiting after its commit, and a frame that is not sent is
-caught up by the sockets themselves within ``SOCKET_RESYNC_SECONDS`` + 1 s
-(``games.consumers.VersionWatch``). A local Redis answers a PUBLISH in well under a
-millisecond."""
+"""Seconds a send may take (connecting included) before it is given up, with everything
+queued behind it: a Redis that hangs must not pile up the frames of every move meanwhile,
+and a frame that is not sent is caught up by the sockets themselves within
+``SOCKET_RESYNC_SECONDS`` + 1 s (``games.consumers.VersionWatch``). A local Redis answers a
+PUBLISH in well under a millisecond."""
 
 
 def _sender_loop() -> asyncio.AbstractEventLoop:
@@ -71,7 +71,7 @@ def _redis_publisher(layer: Any) -> Publisher | None:
     ``None`` for another layer or configuration."""
     global _publisher
     if _publisher is not None and _publisher[0] == os.getpid() and _publisher[1] is layer:
-        return _publisher[3]
+        return _publisher[2]
     from channels_redis.pubsub import RedisPubSubChannelLayer
 
     hosts = layer._kwargs.get("hosts") if isinstance(layer, RedisPubSubChannelLayer) else None
@@ -94,14 +94,16 @@ def _redis_publisher(layer: Any) -> Publisher | None:
             )
     with _lock:
         if _publisher is not None and _publisher[0] == os.getpid() and _publisher[1] is layer:
-            return _publisher[3]  # another thread got here first
-        _publisher = (os.getpid(), layer, client, Publisher(client) if client else None)
-        return _publisher[3]
+            return _publisher[2]  # another thread got here first
+        _publisher = (os.getpid(), layer, Publisher(client) if client else None)
+        return _publisher[2]
 
 
 class Publisher:
     """A thread that sends queued ``(channel, payload)`` pairs to Redis, everything queued
-    at the time in one pipeline (one round trip), in the order queued."""
+    at the time in one pipeline (one round trip), in the order queued. A send that fails
+    drops what was queued meanwhile too: during an outage the queue stays short, and the
+    sockets read what they missed themselves."""
 
     BATCH = 256
 
@@ -132,6 +134,7 @@ class Publisher:
                     batch.append(self.queue.get_nowait())
                 except queue.Empty:
                     break
+            ended = len(batch)
             try:
                 if len(batch) == 1:
                     self.client.publish(*batch[0])
@@ -141,16 +144,26 @@ class Publisher:
                         pipe.publish(channel, payload)
                     pipe.execute()
             except Exception as exc:  # committed already: the sockets catch up by themselves
-                log.warning("%d live message(s) not sent to Redis: %s", len(batch), exc)
+                ended += self._drop_queued()
+                log.warning("%d live message(s) not sent to Redis: %s", ended, exc)
             finally:
                 with self.sent:
-                    self.done += len(batch)
+                    self.done += ended
                     self.sent.notify_all()
+
+    def _drop_queued(self) -> int:
+        dropped = 0
+        while True:
+            try:
+                self.queue.get_nowait()
+            except queue.Empty:
+                return dropped
+            dropped += 1
 
 
 def flush(timeout: float = SEND_TIMEOUT + 1) -> bool:
     """Wait until this process's queued Redis sends have left (tests; on exit)."""
-    publisher = _publisher[3] if _publisher is not None and _publisher[0] == os.getpid() else None
+    publisher = _publisher[2] if _publisher is not None and _publisher[0] == os.getpid() else None
     return publisher is None or publisher.flush(timeout)
 
 
