@@ -10,8 +10,8 @@ Django's connection (same transaction, same converters, so the rows come back as
 usual model instances with the usual Python values on PostgreSQL and SQLite alike).
 
 Only the shapes the move path needs: lock one row (with a related row read along), lock the
-rows of a parent (with a related row each), insert or upsert a row, update some fields of
-rows, raise a counter that never moves back, ask whether a row exists.
+rows of a parent (with a related row each), insert a row, update some fields of rows, raise
+a counter that never moves back, read one field of a row.
 """
 
 from __future__ import annotations
@@ -362,19 +362,6 @@ def _insert_now(instance: Model, fields: Sequence[str]) -> None:
     instance._state.adding = False
 
 
-def upsert(
-    instance: Model, fields: Sequence[str], *, conflict: Sequence[str], update: Sequence[str]
-) -> None:
-    """INSERT ``instance``'s ``fields``; when a row with the same ``conflict`` columns
-    exists, set its ``update`` fields instead (``ON CONFLICT … DO UPDATE``)."""
-    model = type(instance)
-    sql, params = _insert_sql(instance, fields)
-    keys = ", ".join(_column(model, n) for n in conflict)
-    sets = ", ".join(f"{_column(model, n)} = EXCLUDED.{_column(model, n)}" for n in update)
-    with connection.cursor() as cursor:
-        cursor.execute(f"{sql} ON CONFLICT ({keys}) DO UPDATE SET {sets}", params)
-
-
 def update(instance: Model, fields: Sequence[str]) -> None:
     """UPDATE ``instance``'s row: ``fields`` only, from the instance's values."""
     model = type(instance)
@@ -416,15 +403,6 @@ def first_value(model: type[Model], name: str, **equal: Any) -> Any:
         )
         found = cursor.fetchone()
     return None if found is None else found[0]
-
-
-def exists(model: type[Model], **equal: Any) -> bool:
-    """Whether a row of ``model`` has these column values (``field=value``, foreign keys by
-    their id)."""
-    terms, params = _equals(model, equal)
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT 1 FROM {_table(model)} WHERE {' AND '.join(terms)} LIMIT 1", params)
-        return cursor.fetchone() is not None
 
 
 def lock_family(
