@@ -18,7 +18,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -100,13 +100,19 @@ def stop(proc: subprocess.Popen[bytes], signum: int) -> None:
 
 
 def run_site(
-    tmp_path: Path, extra_env: dict[str, str], drop: set[str], signum: int = signal.SIGINT
+    tmp_path: Path,
+    extra_env: dict[str, str],
+    drop: set[str],
+    signum: int = signal.SIGINT,
+    while_up: Callable[[subprocess.Popen[bytes]], None] | None = None,
 ) -> None:
     environ = environment(tmp_path, extra_env, drop)
     proc, log_path = start(tmp_path, environ)
     try:
         health = wait_for_heartbeat(proc, log_path, environ["PORT"])
         assert health["ok"] is True
+        if while_up is not None:
+            while_up(proc)
         home = urllib.request.urlopen(f"http://127.0.0.1:{environ['PORT']}/", timeout=5)
         assert "Colorado County" in home.read().decode()
         assert "Demo account: username 'demo'" in log_path.read_text()
@@ -158,7 +164,32 @@ def test_run_command_with_postgres_and_redis(
 ) -> None:
     """With ``WEB_WORKERS=2`` the site is served by two processes (colorado.web_workers),
     which stop with the rest."""
-    run_site(tmp_path, {**services_env, "WEB_WORKERS": web_workers}, drop=set())
+
+    def web_processes(proc: subprocess.Popen[bytes]) -> None:
+        found = subprocess.run(
+            ["pgrep", "-s", str(proc.pid), "-f", "colorado.web_workers"],
+            capture_output=True,
+            text=True,
+            check=False,
+        ).stdout.split()
+        if web_workers == "1":
+            assert found == []
+            return
+        (supervisor,) = found
+        workers = subprocess.run(  # its spawned children, not multiprocessing's resource tracker
+            ["pgrep", "-P", supervisor, "-f", "spawn_main"],
+            capture_output=True,
+            text=True,
+            check=False,
+        ).stdout.split()
+        assert len(workers) == 2
+
+    run_site(
+        tmp_path,
+        {**services_env, "WEB_WORKERS": web_workers},
+        drop=set(),
+        while_up=web_processes,
+    )
 
 
 def worker_pids(proc: subprocess.Popen[bytes]) -> list[str]:
