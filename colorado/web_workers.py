@@ -17,7 +17,8 @@ Usage (the options are uvicorn's, of those the project uses)::
         --no-access-log
 
 The supervisor binds the sockets and keeps them, so connections that arrive while a worker
-starts wait for it; a worker that dies is started again on the same socket; SIGINT or
+starts wait for it; a worker that dies is started again on the same socket (later each time it dies again soon after
+starting); SIGINT or
 SIGTERM stops them all. Where the platform has no ``SO_REUSEPORT`` (or does not balance
 with it), the workers share one socket, as with ``uvicorn --workers``.
 """
@@ -35,6 +36,10 @@ from typing import Any
 
 BALANCES = sys.platform.startswith("linux") and hasattr(socket, "SO_REUSEPORT")
 RESTART_PAUSE = 1.0
+"""Seconds before a dead worker starts again; doubled (up to ``MAX_PAUSE``) while it keeps
+dying within ``STEADY`` seconds of its start."""
+MAX_PAUSE = 30.0
+STEADY = 10.0
 
 
 def listening_socket(host: str, port: int, *, reuse_port: bool) -> socket.socket:
@@ -112,13 +117,26 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
     workers = [start(n) for n in range(args.workers)]
+    started = [time.monotonic()] * args.workers
+    pauses = [RESTART_PAUSE / 2] * args.workers
+    due: list[float | None] = [None] * args.workers  # when a dead worker starts again
     while not stopping:
         time.sleep(0.2)
+        now = time.monotonic()
         for n, proc in enumerate(workers):
-            if not proc.is_alive() and not stopping:
-                print(f"web worker {n} (pid {proc.pid}) exited; starting it again", flush=True)
-                time.sleep(RESTART_PAUSE)
-                workers[n] = start(n)
+            when = due[n]
+            if when is None and not proc.is_alive():
+                # A worker that dies soon after starting waits twice as long each time, so
+                # one that cannot start does not spin; one that ran a while comes back at once.
+                lived = now - started[n]
+                pauses[n] = RESTART_PAUSE if lived > STEADY else min(pauses[n] * 2, MAX_PAUSE)
+                due[n] = now + pauses[n]
+                print(
+                    f"web worker {n} (pid {proc.pid}) exited; starting it again in {pauses[n]:g} s",
+                    flush=True,
+                )
+            elif when is not None and now >= when:
+                workers[n], started[n], due[n] = start(n), now, None
     for proc in workers:
         if proc.is_alive() and proc.pid is not None:
             os.kill(proc.pid, signal.SIGTERM)
