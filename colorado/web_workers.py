@@ -17,10 +17,10 @@ Usage (the options are uvicorn's, of those the project uses)::
         --no-access-log
 
 The supervisor binds the sockets and keeps them, so connections that arrive while a worker
-starts wait for it; a worker that dies is started again on the same socket (later each time it dies again soon after
-starting); SIGINT or
-SIGTERM stops them all. Where the platform has no ``SO_REUSEPORT`` (or does not balance
-with it), the workers share one socket, as with ``uvicorn --workers``.
+starts wait for it; a worker that dies is started again on the same socket (later each time
+it dies again soon after starting); SIGINT or SIGTERM stops them all. Where the platform
+has no ``SO_REUSEPORT`` (or does not balance with it), the workers share one socket, as with
+``uvicorn --workers``.
 """
 
 from __future__ import annotations
