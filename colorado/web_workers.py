@@ -122,6 +122,8 @@ def main(argv: list[str] | None = None) -> int:
     due: list[float | None] = [None] * args.workers  # when a dead worker starts again
     while not stopping:
         time.sleep(0.2)
+        if stopping:  # the signal may have reached the workers too: they did not crash
+            break
         now = time.monotonic()
         for n, proc in enumerate(workers):
             when = due[n]
@@ -133,6 +135,7 @@ def main(argv: list[str] | None = None) -> int:
                 due[n] = now + pauses[n]
                 print(
                     f"web worker {n} (pid {proc.pid}) exited; starting it again in {pauses[n]:g} s",
+                    file=sys.stderr,
                     flush=True,
                 )
             elif when is not None and now >= when:

@@ -117,3 +117,29 @@ def test_a_worker_that_dies_comes_back_and_sigterm_stops_all(
     for pid in seen:
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
+
+
+def test_stopping_the_whole_process_group_starts_no_worker_again() -> None:
+    """A terminal's Ctrl-C or a process manager signals the whole group: the workers and the
+    supervisor stop together. The supervisor must not take its workers' exit for a crash
+    (it said "exited; starting it again" on its way out, on the bench's standard output)."""
+    for _ in range(3):
+        port = free_port()
+        cmd = [
+            sys.executable, "-m", "colorado.web_workers", "tests.ops.pid_app:app",
+            "--port", str(port), "--workers", "2", "--lifespan", "off",
+            "--log-level", "warning", "--no-access-log",
+        ]  # fmt: skip
+        proc = subprocess.Popen(
+            cmd, cwd=ROOT, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        try:
+            wait_up(port, proc)
+            os.killpg(proc.pid, signal.SIGTERM)
+            out, err = proc.communicate(timeout=30)
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        assert proc.returncode == 0
+        assert b"starting it again" not in out + err, (out + err).decode()
