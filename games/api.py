@@ -7,7 +7,6 @@ operation's own error statuses are declared for the schema with ``errors(...)``.
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -17,7 +16,7 @@ from ninja import Field, Query, Router, Schema, Status
 
 from colorado.api import ApiError, errors, optional_auth, signed_in
 from colorado.throttling import AnonymousRateThrottle, UserRateThrottle
-from games import db_threads, move_answer, selectors, services
+from games import db_threads, jsontext, move_answer, selectors, services
 from games.bots import level_rows
 from games.engine import title_slugs
 from games.errors import BadRequest, Conflict, NotFound, StaleVersion, watch_refused
@@ -206,7 +205,7 @@ def submit_action(request: HttpRequest, game_id: int, payload: SubmitAction) -> 
     # The document as JSON text here, as ninja's renderer would write it: ninja would first
     # pass the ~10 kB document through a pydantic model of ``Json`` (a copy of every value)
     # for nothing — the document is plain JSON values already.
-    return HttpResponse(json.dumps(body), content_type="application/json; charset=utf-8")
+    return HttpResponse(jsontext.dumps(body), content_type="application/json; charset=utf-8")
 
 
 @router.get(

@@ -48,7 +48,7 @@ from django.db import InterfaceError, OperationalError
 from django.utils.translation import gettext as _
 
 from colorado.throttling import UserRateThrottle
-from games import db_threads, move_answer, selectors, services
+from games import db_threads, jsontext, move_answer, selectors, services
 from games.models import ChatMessage, Game
 from games.services import frame_key, group_name
 
@@ -367,7 +367,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             )
         else:
             status, body = await database(_answer, self.game_id, self.user, self.title, message)
-        text = json.dumps(
+        text = jsontext.dumps(
             {
                 "type": "answer",
                 "client_id": client_id if isinstance(client_id, str) else None,
@@ -382,7 +382,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=text)
 
     async def _error(self, code: str) -> None:
-        await self.send(text_data=json.dumps({"type": "error", "code": code}))
+        await self.send(text_data=jsontext.dumps({"type": "error", "code": code}))
 
     async def send(
         self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
@@ -421,7 +421,7 @@ class GameConsumer(AsyncWebsocketConsumer):
             payload["refresh"] = True  # same version, other facts: redraw anyway
         self.version = max(self.version, payload["version"])
         self.seat = payload["my_seat"]  # a join or a hand-over changes it
-        await self.send(text_data=json.dumps(payload))
+        await self.send(text_data=jsontext.dumps(payload))
 
     # --- group messages (a move's frames; otherwise ids and versions) ------------------
 
@@ -460,4 +460,4 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         entry = await database(_chat, self.game_id, message_id)
         if entry is not None:
-            await self.send(text_data=json.dumps(entry))
+            await self.send(text_data=jsontext.dumps(entry))
