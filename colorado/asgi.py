@@ -2,10 +2,12 @@
 
 import os
 
-from django.core.asgi import get_asgi_application
-
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "colorado.settings")
-django_asgi_app = get_asgi_application()
+
+from colorado.asgi_threads import application as pooled_asgi_application
+
+# Django's ASGI handler, each request's thread taken from a pool (colorado/asgi_threads.py).
+django_asgi_app = pooled_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
