@@ -14,6 +14,10 @@ ends, as the threads of a WSGI server serve one request after another. asgiref s
 directly (``ThreadSensitiveContext(executor=...)``: the caller owns the executor). An
 executor whose request failed or was cancelled may still be busy with that request's last
 synchronous call, so it is shut down instead of reused; at most ``MAX_IDLE`` wait idle.
+(Django itself ends a request whose client went away without waiting for a synchronous
+view that is still running, which no thread can be made to stop; an executor given back
+then finishes that call before the next request's first one, as a WSGI server's thread
+would.)
 """
 
 from __future__ import annotations
