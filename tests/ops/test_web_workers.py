@@ -59,15 +59,19 @@ def wait_up(port: int, proc: subprocess.Popen[bytes]) -> None:
     pytest.fail("the workers did not answer")
 
 
-@pytest.fixture
-def served() -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
-    port = free_port()
-    cmd = [
+def command(port: int) -> list[str]:
+    """The supervisor with two workers of the pid-answering test app on ``port``."""
+    return [
         sys.executable, "-m", "colorado.web_workers", "tests.ops.pid_app:app",
         "--port", str(port), "--workers", "2", "--lifespan", "off",
         "--log-level", "warning", "--no-access-log",
     ]  # fmt: skip
-    proc = subprocess.Popen(cmd, cwd=ROOT, start_new_session=True)
+
+
+@pytest.fixture
+def served() -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
+    port = free_port()
+    proc = subprocess.Popen(command(port), cwd=ROOT, start_new_session=True)
     try:
         wait_up(port, proc)
         yield port, proc
@@ -125,13 +129,12 @@ def test_stopping_the_whole_process_group_starts_no_worker_again() -> None:
     (it said "exited; starting it again" on its way out, on the bench's standard output)."""
     for _ in range(3):
         port = free_port()
-        cmd = [
-            sys.executable, "-m", "colorado.web_workers", "tests.ops.pid_app:app",
-            "--port", str(port), "--workers", "2", "--lifespan", "off",
-            "--log-level", "warning", "--no-access-log",
-        ]  # fmt: skip
         proc = subprocess.Popen(
-            cmd, cwd=ROOT, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+            command(port),
+            cwd=ROOT,
+            start_new_session=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
         )
         try:
             wait_up(port, proc)
