@@ -50,6 +50,7 @@ from django.utils.translation import gettext as _
 from colorado.throttling import UserRateThrottle
 from games import db_threads, jsontext, move_answer, selectors, services
 from games.models import ChatMessage, Game
+from games.seen import seen_marks
 from games.services import frame_key, group_name
 
 T = TypeVar("T")
@@ -112,53 +113,6 @@ def _answer(
 
 #: The same per-player allowance as the HTTP endpoint's, counted in the same bucket.
 MOVE_THROTTLE = UserRateThrottle("1200/min", scope="moves")
-
-
-def _mark_seen_many(marks: dict[tuple[int, int], int]) -> None:
-
-    services.seats_mark_seen(marks)
-
-
-SEEN_FLUSH_SECONDS = 1.0
-
-
-class SeenMarks:
-    """A frame passed on to a player's socket while their seat is due marks the seat seen
-    (no "your turn" mail then). The marks of all the process's sockets are written together
-    once a second, and a socket's own when it closes: one statement per seat per second at
-    most, instead of a database round trip for every frame. A mark lost with a crashed
-    process costs at worst a "your turn" mail the player did not need."""
-
-    def __init__(self) -> None:
-        self.pending: dict[tuple[int, int], int] = {}
-        self.task: asyncio.Task[None] | None = None
-
-    def add(self, game_id: int, user_id: int, version: int) -> None:
-        key = (game_id, user_id)
-        if self.pending.get(key, -1) < version:
-            self.pending[key] = version
-        loop = asyncio.get_running_loop()
-        if self.task is None or self.task.done() or self.task.get_loop() is not loop:
-            self.task = loop.create_task(self._flush_later())
-
-    async def _flush_later(self) -> None:
-        await asyncio.sleep(SEEN_FLUSH_SECONDS)
-        await self.flush()
-
-    async def flush(self, keys: list[tuple[int, int]] | None = None) -> None:
-        """Write the pending marks (only ``keys`` when given)."""
-        if keys is None:
-            batch, self.pending = self.pending, {}
-        else:
-            batch = {k: self.pending.pop(k) for k in keys if k in self.pending}
-        if batch:
-            try:
-                await database(_mark_seen_many, batch)
-            except Exception:
-                log.exception("could not record %d seen marks", len(batch))
-
-
-seen_marks = SeenMarks()
 
 
 def _versions(game_ids: list[int]) -> dict[int, int]:

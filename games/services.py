@@ -456,15 +456,6 @@ def seat_mark_seen(*, game_id: int, user: User, version: Any) -> None:
     rows.raise_to(Seat, "last_seen_version", version, game=check_id(game_id), user=user.pk)
 
 
-def seats_mark_seen(marks: Mapping[tuple[int, int], int]) -> None:
-    """``seat_mark_seen`` for many ``(game id, user id) → version`` at once (the sockets'
-    batches): one plain UPDATE each, each committed on its own — one transaction over
-    seats of many games would hold their row locks while moves wait for them, and take
-    them in an order that can deadlock with a move locking its game's seats."""
-    for (game_id, user_id), version in marks.items():
-        rows.raise_to(Seat, "last_seen_version", version, game=game_id, user=user_id)
-
-
 HANDOVER_REASONS = ("resign", "vote")
 
 
