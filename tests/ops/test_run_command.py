@@ -84,10 +84,24 @@ def wait_for_heartbeat(
 
 
 def session_processes(proc: subprocess.Popen[bytes]) -> list[str]:
-    """The pids left in the session ``dev.py run`` was started in (it and its parts)."""
-    return subprocess.run(
+    """The pids still running in the session ``dev.py run`` was started in (it and its
+    parts). A zombie is not counted: it has exited, and waits only for PID 1 to reap it (a
+    part's child killed after its parent had gone is reparented to PID 1, which in some
+    containers reaps late: CI once saw such a zombie a second after the stop)."""
+    pids = subprocess.run(
         ["pgrep", "-s", str(proc.pid)], capture_output=True, text=True, check=False
     ).stdout.split()
+    if not pids:
+        return []
+    states = subprocess.run(
+        ["ps", "-o", "pid=,stat=", "-p", ",".join(pids)],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.split("\n")
+    return [
+        pid for pid, stat in (line.split() for line in states if line.strip()) if "Z" not in stat
+    ]
 
 
 def stop(proc: subprocess.Popen[bytes], signum: int) -> None:
