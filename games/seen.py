@@ -34,7 +34,8 @@ SEEN_FLUSH_SECONDS = 1.0
 
 
 @cache
-def _batch_sql(vendor: str) -> str:
+def _batch_sql() -> str:
+    """``mark_many``'s statement on PostgreSQL, built once from the model's names."""
     quote = connection.ops.quote_name
     table = quote(Seat._meta.db_table)
     game, user, seen = (
@@ -71,7 +72,7 @@ def mark_many(marks: Mapping[Key, int]) -> list[Key]:
     keys = list(marks)
     with connection.cursor() as cursor:
         cursor.execute(
-            _batch_sql(connection.vendor),
+            _batch_sql(),
             [[g for g, _u in keys], [u for _g, u in keys], [marks[k] for k in keys]],
         )
         return [(int(g), int(u)) for g, u in cursor.fetchall()]
