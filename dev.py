@@ -4,7 +4,8 @@
 Standard library only, so it works on a bare machine with Python 3.11:
 
 * creates ``.venv`` (or ``$VENV_DIR``) and installs the locked, hash-checked requirements
-  (again only when ``requirements/dev.txt`` changes);
+  (again only when ``requirements/dev.txt`` changes), and compiles the engine's hot modules
+  with mypyc into ``build/engine/`` (again only when they change; interpreted if it cannot);
 * ``run``: migrates, creates the demo account (credentials printed) and serves the site on
   ``http://127.0.0.1:$PORT`` with a task worker and the periodic scheduler. Without
   ``REDIS_URL`` all three run inside one process (``manage.py serve``); with it they are
@@ -78,6 +79,15 @@ def compile_catalogues() -> None:
     spec.loader.exec_module(module)
     if module.compile_all():
         say("compiled the translation catalogues")
+
+
+def build_engine() -> None:
+    """Compile the engine's hot modules (``scripts/build_engine.py``; nothing to do when a
+    build of the current sources exists). Without a C compiler the engine runs interpreted,
+    unless ``ENGINE_NATIVE=1`` asks for the compiled one."""
+    done = subprocess.run([str(PY), str(ROOT / "scripts" / "build_engine.py")], cwd=ROOT)
+    if done.returncode != 0 and os.environ.get("ENGINE_NATIVE", "").strip() == "1":
+        raise SystemExit("ENGINE_NATIVE=1 but the compiled engine could not be built")
 
 
 def manage(*args: str, env: dict[str, str]) -> None:
@@ -213,6 +223,7 @@ def web_server(env: dict[str, str]) -> list[str]:
 def run() -> int:
     ensure_env()
     compile_catalogues()
+    build_engine()
     env = base_env()
     port = env.setdefault("PORT", "8000")
     manage("migrate", "--noinput", env=env)
@@ -287,6 +298,7 @@ def run() -> int:
 def test(args: list[str]) -> int:
     ensure_env()
     compile_catalogues()
+    build_engine()
     env = base_env()
     env.setdefault("DJANGO_ENV", "test")
     return subprocess.call([str(PY), "-m", "pytest", *args], env=env, cwd=ROOT)
@@ -302,6 +314,7 @@ def main(argv: list[str]) -> int:
     if argv[0] == "install":
         ensure_env()
         compile_catalogues()
+        build_engine()
         return 0
     return test(argv[1:])
 

@@ -14,6 +14,10 @@ import threading
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from . import _native
+
+_native.extend(__path__, __name__)  # the compiled engine, when built (``_native``)
+
 if TYPE_CHECKING:
     from .bots import Bot
 

@@ -22,7 +22,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from . import IllegalAction, Rules, get_rules, title_slugs, validate_options
+from . import IllegalAction, Rules, _native, get_rules, title_slugs, validate_options
 from .bots import Bot, bot_names, choose_action, get_bot
 
 
@@ -115,6 +115,9 @@ def simulate(
         "seconds": round(seconds, 4),
         "cpu_seconds": round(cpu_seconds, 4),
         "games_per_second": round(games / seconds, 3) if seconds > 0 else None,
+        "engine": "compiled"
+        if _native.compiled(type(rules).__module__.rpartition(".")[0])
+        else "interpreted",
         "scores": {name: score_stats(values) for name, values in scores.items()},
         "wins": wins,
         "seat_games": {name: len(values) for name, values in scores.items()},

@@ -15,10 +15,17 @@ T = TypeVar("T")
 MASK64 = (1 << 64) - 1
 
 
-def seed_to_state(seed: object) -> int:
-    """Return the 64-bit generator state for ``seed`` (a str or an int, not a bool)."""
+def checked_seed(seed: object) -> int | str:
+    """``seed`` itself if it is a str or an int (not a bool); else ``ValueError``. Callers
+    check at the rules object, before typed (and possibly compiled) code sees the seed."""
     if isinstance(seed, bool) or not isinstance(seed, int | str):
         raise ValueError("The seed must be a string or an integer.")
+    return seed
+
+
+def seed_to_state(seed: object) -> int:
+    """Return the 64-bit generator state for ``seed`` (a str or an int, not a bool)."""
+    seed = checked_seed(seed)
     digest = hashlib.sha256(str(seed).encode("utf-8")).digest()
     return int.from_bytes(digest[:8], "big")
 

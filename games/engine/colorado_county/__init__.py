@@ -5,7 +5,11 @@ Public names fixed by CC-12: ``RULES`` (the rules object), ``rank_bids`` and ``v
 
 from __future__ import annotations
 
-from .scoring import rank_bids, valuation
-from .title import RULES, ColoradoCountyRules
+from .. import _native
+
+_native.extend(__path__, __name__)  # the compiled modules, when built (``_native``)
+
+from .scoring import rank_bids, valuation  # noqa: E402 (after the path is set)
+from .title import RULES, ColoradoCountyRules  # noqa: E402
 
 __all__ = ["RULES", "ColoradoCountyRules", "rank_bids", "valuation"]

@@ -56,7 +56,9 @@ def claim_preview(s: State, seat: int, args: Mapping[str, Any]) -> list[dict[str
 QUERIES = {"claim_preview": claim_preview}
 
 
-def query(s: State, seat: int, name: str, args: Mapping[str, Any]) -> Any:
+def query(s: State, seat: Any, name: Any, args: Any) -> Any:
+    """The named query's answer; the arguments come from a client as they are (typed
+    ``Any``: the compiled engine checks declared types at the call)."""
     handler = QUERIES.get(name) if isinstance(name, str) else None
     if handler is None:
         raise IllegalAction(

@@ -11,6 +11,9 @@ Invariants (checked by the tests):
 - ``copy`` copies every list; all other fields hold immutable values (ints, tuples) that
   are replaced, never changed in place. So ``apply`` mutates only its private copy and the
   caller's state is never changed.
+
+The classes are built through ``__init__`` only (no ``__new__`` tricks), so that the
+compiled engine (``games/engine/_native.py``) can make them native classes.
 """
 
 from __future__ import annotations
@@ -37,11 +40,8 @@ class Sale:
         self.buyer = -1
 
     def copy(self) -> Sale:
-        new = Sale.__new__(Sale)
-        new.seller = self.seller
-        new.cell = self.cell
+        new = Sale(self.seller, self.cell, self.asked, 0)
         new.stage = self.stage
-        new.asked = self.asked
         new.answers = self.answers.copy()
         new.sale_bids = self.sale_bids.copy()
         new.buyer = self.buyer
@@ -85,11 +85,15 @@ class State:
         "valuations",
     )
 
-    def __init__(self, n: int, seed: int | str, rng: int, lakes: Lakes, options: dict[str, str]):
+    def __init__(
+        self, n: int, seed: int | str, rng: int, lakes: Lakes, options: dict[str, str] | None
+    ) -> None:
         self.n = n
         self.seed = seed
         self.rng = rng
         self.lakes = lakes
+        if options is None:  # ``copy`` sets every other field itself
+            return
         self.layout = board.layout(lakes)
         self.lakes_opt = options["lakes"]
         self.flags_opt = options["flags"]
@@ -124,11 +128,7 @@ class State:
         return self.sale
 
     def copy(self) -> State:
-        new = State.__new__(State)
-        new.n = self.n
-        new.seed = self.seed
-        new.rng = self.rng
-        new.lakes = self.lakes
+        new = State(self.n, self.seed, self.rng, self.lakes, None)
         new.layout = self.layout
         new.lakes_opt = self.lakes_opt
         new.flags_opt = self.flags_opt

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from .. import Generator, IllegalAction
+from .. import Generator, IllegalAction, _rng
 from . import actions, determinise, persist, queries, rules, views
 from .data import DATA
 from .greedy_bot import GreedyBot
@@ -78,7 +78,7 @@ class ColoradoCountyRules:
         """Like ``setup``, also returning the setup events (starting hands are private)."""
         if isinstance(num_players, bool) or num_players not in (2, 3, 4):
             raise ValueError("Colorado County is played by 2, 3 or 4 players.")
-        return rules.setup(num_players, seed, self.normalise_options(options))
+        return rules.setup(num_players, _rng.checked_seed(seed), self.normalise_options(options))
 
     def setup(
         self, num_players: int, seed: int | str, options: Mapping[str, Any] | None = None
