@@ -127,6 +127,7 @@ def worker(games: int, seed: int) -> dict[str, float]:
     r = random_playouts(get_rules("colorado-county"), 4, games, seed)
     return {
         "engine": str(sys.modules["games.engine"].__file__),
+        "engine_kind": str(summary.get("engine", "interpreted")),
         "simulate_gps": games / wall,
         "simulate_cpu_gps": games / cpu,
         "simulate_actions": summary["actions_per_game"],
@@ -167,14 +168,14 @@ def compare(old: Path, games: int, rounds: int, seed: int) -> int:
             if not got.pop("engine").startswith(str(root)):
                 raise RuntimeError(f"the {name} worker did not import the engine of {root}")
             for key, value in got.items():
-                if key.endswith("_gps"):
+                if key.endswith("_gps") and isinstance(value, float):
                     mine[key] = max(mine[key], value)
     print(
         f"machine: {platform.machine()} ({platform.system()}), {cpu_model()}, "
         f"Python {platform.python_version()}; {games} 4-player games x {rounds} rounds per tree"
     )
     for name, root in trees.items():
-        print(f"  {name}: {root}")
+        print(f"  {name}: {root} ({best[name].get('engine_kind', 'interpreted')} engine)")
     rows = (
         ("simulate, 4 random bots (games/s)", "simulate_gps"),
         ("  same, per CPU second", "simulate_cpu_gps"),
