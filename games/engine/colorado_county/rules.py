@@ -20,8 +20,6 @@ See ``docs/engine.md``.
 
 from __future__ import annotations
 
-from functools import reduce
-from operator import or_
 from typing import Any
 
 from .. import _rng
@@ -219,7 +217,10 @@ def all_flags(s: State) -> int:
 
 def free_land(s: State) -> int:
     f = s.flags
-    return s.layout.land & ~reduce(or_, s.markers, f[0] | f[1] | f[2] | f[3])
+    taken = f[0] | f[1] | f[2] | f[3]
+    for m in s.markers:
+        taken |= m
+    return s.layout.land & ~taken
 
 
 def flag_cells(s: State, free: int = -1) -> int:
