@@ -397,16 +397,16 @@ def next_claim(s: State, ev: list[Event]) -> None:
     finish_turn(s, ev)
 
 
-_TARGETS: dict[tuple[int, int], tuple[int, ...]] = {}
+_TARGETS: dict[int, tuple[int, ...]] = {}  # card * 256 + flag -> cells
 
 
 def second_targets(card: int, flag: int) -> tuple[int, ...]:
     """Cells where the second star of ``card`` falls from ``flag`` (any rotation, CC-6.2)."""
-    cells = _TARGETS.get((card, flag))
+    cells = _TARGETS.get(card * 256 + flag)
     if cells is None:
         off = CARDS[card].offset
         cells = () if off is None else board.targets(flag, off[0], off[1])
-        _TARGETS[card, flag] = cells
+        _TARGETS[card * 256 + flag] = cells
     return cells
 
 

@@ -61,8 +61,9 @@ _INTEREST_ACTIONS: tuple[Action, ...] = (
 )
 # (card, flag) -> the claim actions of that card on that flag, one per possible second
 # cell (or the one without a second cell) with the cells' bits
-_CLAIMS: dict[tuple[int, int], tuple[tuple[int, Action], ...]] = {}
-_NO_SECOND: dict[tuple[int, int], Action] = {}
+# keyed by ``card * 256 + flag`` (an int hashes faster than a pair)
+_CLAIMS: dict[int, tuple[tuple[int, Action], ...]] = {}
+_NO_SECOND: dict[int, Action] = {}
 # a seat's markers -> its sell actions (markers change only on claims and sales)
 _SELLS: dict[int, tuple[Action, ...]] = {}
 
@@ -171,7 +172,12 @@ def legal_actions(s: State, seat: int) -> list[Action]:
 def _claim_protos(card: int, flag: int) -> tuple[tuple[int, Action], ...]:
     info = CARDS[card]
     fname = NAMES[flag]
-    _NO_SECOND[card, flag] = {"type": "claim", "card": info.id, "flag": fname, "second": None}
+    _NO_SECOND[card * 256 + flag] = {
+        "type": "claim",
+        "card": info.id,
+        "flag": fname,
+        "second": None,
+    }
     protos: tuple[tuple[int, Action], ...] = ()
     if info.offset is not None:
         dx, dy = info.offset
@@ -179,7 +185,7 @@ def _claim_protos(card: int, flag: int) -> tuple[tuple[int, Action], ...]:
             (1 << t, {"type": "claim", "card": info.id, "flag": fname, "second": NAMES[t]})
             for t in board.targets(flag, dx, dy)
         )
-    _CLAIMS[card, flag] = protos
+    _CLAIMS[card * 256 + flag] = protos
     return protos
 
 
@@ -189,7 +195,7 @@ def claim_actions(s: State) -> list[Action]:
     flags = s.flags
     for card in s.face_up:
         for flag in board.bits(flags[CARD_COLOUR[card]]):
-            key = card, flag
+            key = card * 256 + flag
             protos = _CLAIMS.get(key)
             if protos is None:
                 protos = _claim_protos(card, flag)
