@@ -108,9 +108,11 @@ def to_act(s: State) -> frozenset[int]:
 def cowboy_actions(kind: str, mask: int, empty: bool) -> list[Action]:
     out = [_EMPTY_BID] if empty else []
     raw = mask.to_bytes((mask.bit_length() + 7) >> 3, "little")
-    for table, b in zip(_COWBOY_BYTES[kind], raw, strict=False):
+    tables = _COWBOY_BYTES[kind]
+    for i in range(len(raw)):  # an index loop: compiled, bytes and tuples index natively
+        b = raw[i]
         if b:
-            out += table[b]
+            out += tables[i][b]
     return out
 
 
@@ -143,9 +145,11 @@ def legal_actions(s: State, seat: int) -> list[Action]:
             hand = s.flag_hands[seat]
             for colour in range(4):
                 if hand[colour]:
-                    for table, b in zip(_FLAG_BYTES[colour], raw, strict=False):
+                    tables = _FLAG_BYTES[colour]
+                    for i in range(len(raw)):
+                        b = raw[i]
                         if b:
-                            out += table[b]
+                            out += tables[i][b]
     elif phase == "bid":
         hand_mask = s.hands[seat]
         out = cowboy_actions("bid", hand_mask, empty=True) if hand_mask else []
