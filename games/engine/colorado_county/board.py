@@ -76,9 +76,10 @@ def bits(mask: int) -> list[int]:
             mask ^= low
         return out
     raw = mask.to_bytes((mask.bit_length() + 7) >> 3, "little")
-    for table, b in zip(_BYTE_BITS, raw, strict=False):
+    for i in range(len(raw)):  # an index loop: compiled, bytes and tuples index natively
+        b = raw[i]
         if b:
-            out += table[b]
+            out += _BYTE_BITS[i][b]
     return out
 
 
