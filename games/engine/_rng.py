@@ -8,11 +8,11 @@ a str or int seed with sha256, so ``"7"`` and ``7`` give the same game.
 from __future__ import annotations
 
 import hashlib
-from typing import TypeVar
+from typing import Final, TypeVar
 
 T = TypeVar("T")
 
-MASK64 = (1 << 64) - 1
+MASK64: Final = (1 << 64) - 1
 
 
 def checked_seed(seed: object) -> int | str:

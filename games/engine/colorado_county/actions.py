@@ -8,7 +8,7 @@ client sends either works or raises ``IllegalAction``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import Any, Final, NoReturn
 
 from .. import IllegalAction
 from . import board, rules, sales
@@ -17,7 +17,7 @@ from .state import State
 
 Event = dict[str, Any]
 
-FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+FIELDS: Final[dict[str, tuple[frozenset[str], frozenset[str]]]] = {
     # type: (required keys, optional keys) besides "type"
     "place_flag": (frozenset({"colour", "cell"}), frozenset()),
     "bid": (frozenset({"cowboys"}), frozenset()),
@@ -28,13 +28,13 @@ FIELDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "sale_pay": (frozenset({"cowboy"}), frozenset()),
 }
 # type -> every allowed key set (with "type"), for the quick check of a well-formed action
-KEY_SETS: dict[str, tuple[frozenset[str], ...]] = {
+KEY_SETS: Final[dict[str, tuple[frozenset[str], ...]]] = {
     kind: (req | {"type"},) + ((req | opt | {"type"},) if opt else ())
     for kind, (req, opt) in FIELDS.items()
 }
-SALE_TYPES = frozenset({"sale_interest", "sale_bid", "sale_pay"})
-BASE_PHASE = {"place_flag": "flags", "bid": "bid", "claim": "claim"}
-PHASE_WORDS = {"flags": "flag placement", "bid": "bidding", "claim": "claiming"}
+SALE_TYPES: Final = frozenset({"sale_interest", "sale_bid", "sale_pay"})
+BASE_PHASE: Final = {"place_flag": "flags", "bid": "bid", "claim": "claim"}
+PHASE_WORDS: Final = {"flags": "flag placement", "bid": "bidding", "claim": "claiming"}
 
 
 def fail(code: str, message: str) -> NoReturn:
@@ -268,7 +268,7 @@ def do_sale_pay(s0: State, seat: int, a: dict[str, Any]) -> tuple[State, list[Ev
 
 
 Handler = Callable[[State, int, dict[str, Any]], tuple[State, list[Event]]]
-HANDLERS: dict[str, Handler] = {
+HANDLERS: Final[dict[str, Handler]] = {
     "place_flag": do_place_flag,
     "bid": do_bid,
     "claim": do_claim,
@@ -279,7 +279,7 @@ HANDLERS: dict[str, Handler] = {
 }
 # type -> (its key sets, the longer one first (claims list "second"); the handler; a sale
 # type?; base phase)
-_SPECS: dict[str, tuple[frozenset[str], frozenset[str], Handler, bool, str | None]] = {
+_SPECS: Final[dict[str, tuple[frozenset[str], frozenset[str], Handler, bool, str | None]]] = {
     kind: (sets[-1], sets[0], HANDLERS[kind], kind in SALE_TYPES, BASE_PHASE.get(kind))
     for kind, sets in KEY_SETS.items()
 }

@@ -10,20 +10,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Final
 
-COLS = 15
-ROWS = 10
-NCELLS = COLS * ROWS
-FULL = (1 << NCELLS) - 1
-COL_NAMES = "ABCDEFGHIJKLMNO"
-CELL_NAMES: tuple[str, ...] = tuple(f"{COL_NAMES[i % COLS]}{i // COLS + 1}" for i in range(NCELLS))
-CELL_INDEX: dict[str, int] = {name: i for i, name in enumerate(CELL_NAMES)}
-COL_A = sum(1 << (r * COLS) for r in range(ROWS))
-COL_O = COL_A << (COLS - 1)
-NOT_COL_A = FULL & ~COL_A
-NOT_COL_O = FULL & ~COL_O
-EDGE = FULL & (COL_A | COL_O | ((1 << COLS) - 1) | (((1 << COLS) - 1) << (COLS * (ROWS - 1))))
-BIT: tuple[int, ...] = tuple(1 << i for i in range(NCELLS))
+COLS: Final = 15
+ROWS: Final = 10
+NCELLS: Final = COLS * ROWS
+FULL: Final = (1 << NCELLS) - 1
+COL_NAMES: Final = "ABCDEFGHIJKLMNO"
+CELL_NAMES: Final[tuple[str, ...]] = tuple(
+    f"{COL_NAMES[i % COLS]}{i // COLS + 1}" for i in range(NCELLS)
+)
+CELL_INDEX: Final[dict[str, int]] = {name: i for i, name in enumerate(CELL_NAMES)}
+COL_A: Final = sum(1 << (r * COLS) for r in range(ROWS))
+COL_O: Final = COL_A << (COLS - 1)
+NOT_COL_A: Final = FULL & ~COL_A
+NOT_COL_O: Final = FULL & ~COL_O
+EDGE: Final = FULL & (
+    COL_A | COL_O | ((1 << COLS) - 1) | (((1 << COLS) - 1) << (COLS * (ROWS - 1)))
+)
+BIT: Final[tuple[int, ...]] = tuple(1 << i for i in range(NCELLS))
 
 
 def xy(i: int) -> tuple[int, int]:
@@ -51,14 +56,14 @@ def grow(mask: int) -> int:
     )
 
 
-NEIGHBOURS: tuple[int, ...] = tuple(grow(1 << i) & ~(1 << i) for i in range(NCELLS))
-NEIGHBOUR_CELLS: tuple[tuple[int, ...], ...] = tuple(
+NEIGHBOURS: Final[tuple[int, ...]] = tuple(grow(1 << i) & ~(1 << i) for i in range(NCELLS))
+NEIGHBOUR_CELLS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(j for j in range(NCELLS) if NEIGHBOURS[i] >> j & 1) for i in range(NCELLS)
 )
 
 
-_CHUNKS = (NCELLS + 7) // 8 + 1
-_BYTE_BITS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+_CHUNKS: Final = (NCELLS + 7) // 8 + 1
+_BYTE_BITS: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256))
     for k in range(_CHUNKS)
 )

@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from . import board
 
-DATA_FILE = Path(__file__).with_name("components.json")
+DATA_FILE: Final = Path(__file__).with_name("components.json")
 
 
 class ComponentDataError(ValueError):
@@ -198,9 +198,9 @@ def load(path: Path = DATA_FILE) -> Components:
     return parse(raw)
 
 
-DATA = load()
-CARDS = DATA.cards
-CARD_INDEX = {c.id: i for i, c in enumerate(CARDS)}
-COLOURS = DATA.flag_colours
-COLOUR_INDEX = {c: i for i, c in enumerate(COLOURS)}
-LAKE_VALUES = {t.id: t.value for t in DATA.lake_tiles}
+DATA: Final = load()
+CARDS: Final = DATA.cards
+CARD_INDEX: Final = {c.id: i for i, c in enumerate(CARDS)}
+COLOURS: Final = DATA.flag_colours
+COLOUR_INDEX: Final = {c: i for i, c in enumerate(COLOURS)}
+LAKE_VALUES: Final = {t.id: t.value for t in DATA.lake_tiles}

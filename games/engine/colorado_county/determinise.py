@@ -25,7 +25,7 @@ and no land sale; ``playout_action`` is the cheap default policy of the playouts
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .. import Generator
 from . import board, rules, views
@@ -36,12 +36,12 @@ from .state import State
 
 Action = dict[str, Any]
 
-ALL_COWBOYS = sum(1 << c for c in range(1, DATA.cowboys + 1))
-FLAG_CANDIDATES = 6
+ALL_COWBOYS: Final = sum(1 << c for c in range(1, DATA.cowboys + 1))
+FLAG_CANDIDATES: Final = 6
 """Flag cells the search compares (the greedy bot's best for each colour held)."""
-MAX_BID = 6
+MAX_BID: Final = 6
 """The largest bid the search considers (and the greedy bot rarely exceeds)."""
-_GREEDY = GreedyBot()
+_GREEDY: Final = GreedyBot()
 
 
 def determinise(s: State, seat: int, rng: Generator) -> State:
@@ -140,8 +140,8 @@ def search_actions(s: State, seat: int) -> list[Action]:
     return moves
 
 
-_FLAG_MEMO: dict[tuple[Any, ...], list[Action]] = {}
-_FLAG_MEMO_SIZE = 4096
+_FLAG_MEMO: Final[dict[tuple[Any, ...], list[Action]]] = {}
+_FLAG_MEMO_SIZE: Final = 4096
 """Flag candidates already ranked: a search meets the same board in most of its
 iterations (every determinisation of one information set has the same public board)."""
 
@@ -213,9 +213,9 @@ if _GREEDY.flag_denial < 0:
 
 # -- the playout policy ----------------------------------------------------------------
 
-FUTURE_WEIGHT = 0.75
+FUTURE_WEIGHT: Final = 0.75
 """Weight of a later round's valuation of the board as it stands in ``playout_estimate``."""
-COWBOY_POINTS = 0.4
+COWBOY_POINTS: Final = 0.4
 """Points a cowboy in hand is worth per round still to come in ``playout_estimate``."""
 
 
@@ -238,7 +238,7 @@ def playout_estimate(start: State, s: State) -> list[float] | None:
     return est
 
 
-NEAR_CHANCE = 0.7
+NEAR_CHANCE: Final = 0.7
 """How often a playout flag goes next to the seat's own markers (when it can) and a
 playout claim is the one that adds most cells next to them."""
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .. import _rng
 from . import board
@@ -10,7 +10,7 @@ from .data import DATA, LAKE_VALUES, check_layout, orientations
 from .state import Lakes, State, replace_at
 
 Event = dict[str, Any]
-ALL = "all"
+ALL: Final = "all"
 
 
 def random_lakes(rng: int) -> tuple[int, Lakes]:

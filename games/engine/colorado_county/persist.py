@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 from . import board
 from .data import CARD_INDEX, CARDS, DATA, check_layout
 from .state import Sale, State
 
-FORMAT = 1
-NAMES = board.CELL_NAMES
+FORMAT: Final = 1
+NAMES: Final = board.CELL_NAMES
 
 
 @lru_cache(maxsize=256)

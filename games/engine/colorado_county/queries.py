@@ -9,14 +9,14 @@ The answer is computed from the board alone, which every seat sees.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from .. import IllegalAction
 from . import actions, views
 from .scoring import score_round
 from .state import State
 
-ITEMS = ("border", "lakes", "doubles", "area", "total")
+ITEMS: Final = ("border", "lakes", "doubles", "area", "total")
 
 
 def round_scores(s: State, round_no: int) -> list[dict[str, int]]:
@@ -53,7 +53,7 @@ def claim_preview(s: State, seat: int, args: Mapping[str, Any]) -> list[dict[str
     return out
 
 
-QUERIES = {"claim_preview": claim_preview}
+QUERIES: Final = {"claim_preview": claim_preview}
 
 
 def query(s: State, seat: Any, name: Any, args: Any) -> Any:

@@ -13,18 +13,18 @@ import math
 import random
 from collections.abc import Sequence
 from operator import itemgetter
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from .. import Rules
 
 Action = dict[str, Any]
 T = TypeVar("T")
 
-_COWBOYS = itemgetter("cowboys")
-_FIRST = itemgetter(0)
+_COWBOYS: Final = itemgetter("cowboys")
+_FIRST: Final = itemgetter(0)
 
-SELL_CHANCE = 0.02
-EMPTY_BID_CHANCE = 0.2
+SELL_CHANCE: Final = 0.02
+EMPTY_BID_CHANCE: Final = 0.2
 
 
 # ``random.Random``'s ``choice``, ``randint`` and ``sample`` are Python code; the bot draws

@@ -20,7 +20,7 @@ See ``docs/engine.md``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .. import _rng
 from . import board
@@ -30,8 +30,8 @@ from .scoring import rank_masks, score_round
 from .state import State, replace_at
 
 Event = dict[str, Any]
-ALL = "all"
-CARD_COLOUR: tuple[int, ...] = tuple(c.colour_index for c in CARDS)
+ALL: Final = "all"
+CARD_COLOUR: Final[tuple[int, ...]] = tuple(c.colour_index for c in CARDS)
 
 
 def cowboy_list(mask: int) -> list[int]:
@@ -49,9 +49,11 @@ def card_json(idx: int) -> dict[str, Any]:
     return {"id": cid, "colour": colour, "offset": list(offset) if offset else None}
 
 
-_CARD_FIELDS = tuple((c.id, c.colour, c.offset) for c in CARDS)
+_CARD_FIELDS: Final = tuple((c.id, c.colour, c.offset) for c in CARDS)
 # each colour's cards in card order, the piles before their shuffle
-_PILES = tuple(tuple(i for i, c in enumerate(CARDS) if c.colour_index == k) for k in range(4))
+_PILES: Final = tuple(
+    tuple(i for i, c in enumerate(CARDS) if c.colour_index == k) for k in range(4)
+)
 
 
 # --- randomness -----------------------------------------------------------------------
@@ -207,7 +209,7 @@ def flag_names(counts: tuple[int, ...]) -> list[str]:
     return list(names)
 
 
-_FLAG_NAMES: dict[tuple[int, ...], tuple[str, ...]] = {}  # a flag hand -> its colour names
+_FLAG_NAMES: Final[dict[tuple[int, ...], tuple[str, ...]]] = {}  # a flag hand -> its colour names
 
 
 def all_flags(s: State) -> int:
@@ -397,7 +399,7 @@ def next_claim(s: State, ev: list[Event]) -> None:
     finish_turn(s, ev)
 
 
-_TARGETS: dict[int, tuple[int, ...]] = {}  # card * 256 + flag -> cells
+_TARGETS: Final[dict[int, tuple[int, ...]]] = {}  # card * 256 + flag -> cells
 
 
 def second_targets(card: int, flag: int) -> tuple[int, ...]:

@@ -7,7 +7,7 @@ settles it, re-evaluates the lakes (CC-9.8) and lets the interrupted phase resum
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from . import board
 from .lakes import update_lakes
@@ -16,7 +16,7 @@ from .scoring import rank_masks
 from .state import Sale, State, replace_at
 
 Event = dict[str, Any]
-ALL = "all"
+ALL: Final = "all"
 
 
 def sale_possible(s: State) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from operator import itemgetter
-from typing import Any
+from typing import Any, Final
 
 from . import board
 from .data import DATA, LAKE_VALUES
@@ -24,7 +24,7 @@ def rank_masks(bids: Sequence[int], order: Iterable[int]) -> list[int]:
     return [s for _, _, s in non_empty] + [s for s in seats if not bids[s]]
 
 
-_POWER = itemgetter(0, 1)
+_POWER: Final = itemgetter(0, 1)
 
 
 def to_mask(cowboys: Iterable[int]) -> int:

@@ -18,7 +18,7 @@ compiled engine (``games/engine/_native.py``) can make them native classes.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from . import board
 
@@ -162,7 +162,7 @@ class State:
         return _ORDERS[self.n][first % self.n]
 
 
-_ORDERS: dict[int, tuple[tuple[int, ...], ...]] = {
+_ORDERS: Final[dict[int, tuple[tuple[int, ...], ...]]] = {
     n: tuple(tuple((first + i) % n for i in range(n)) for first in range(n)) for n in range(1, 5)
 }
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import product
 from operator import is_, itemgetter
-from typing import Any
+from typing import Any, Final
 
 from . import board, rules, sales
 from .data import CARDS, COLOURS, DATA, LAKE_VALUES
@@ -18,13 +18,13 @@ from .rules import CARD_COLOUR
 from .scoring import rank_masks
 from .state import State
 
-NAMES = board.CELL_NAMES
+NAMES: Final = board.CELL_NAMES
 Action = dict[str, Any]
 # Every action legal_actions can list is built once here (claims on first use) and the same
 # dict is returned each time: building hundreds of flag actions per call dominated random
 # playouts (issue 16). Callers treat listed actions as read-only (a bot that returns one
 # returns a copy).
-_FLAG_ACTIONS: tuple[tuple[Action, ...], ...] = tuple(
+_FLAG_ACTIONS: Final[tuple[tuple[Action, ...], ...]] = tuple(
     tuple({"type": "place_flag", "colour": colour, "cell": name} for name in NAMES)
     for colour in COLOURS
 )
@@ -44,28 +44,28 @@ def _by_byte(protos: tuple[Action, ...]) -> tuple[tuple[tuple[Action, ...], ...]
     return tuple(chunks)
 
 
-_FLAG_BYTES = tuple(_by_byte(protos) for protos in _FLAG_ACTIONS)
-_SELL_ACTIONS: tuple[Action, ...] = tuple({"type": "sell", "cell": name} for name in NAMES)
-_COWBOY_ACTIONS: dict[str, tuple[Action, ...]] = {
+_FLAG_BYTES: Final = tuple(_by_byte(protos) for protos in _FLAG_ACTIONS)
+_SELL_ACTIONS: Final[tuple[Action, ...]] = tuple({"type": "sell", "cell": name} for name in NAMES)
+_COWBOY_ACTIONS: Final[dict[str, tuple[Action, ...]]] = {
     kind: tuple({"type": kind, "cowboys": [c]} for c in range(DATA.cowboys + 1))
     for kind in ("bid", "sale_bid")
 }
-_COWBOY_BYTES = {kind: _by_byte(protos) for kind, protos in _COWBOY_ACTIONS.items()}
-_EMPTY_BID: Action = {"type": "bid", "cowboys": []}
-_PAY_ACTIONS: tuple[Action, ...] = tuple(
+_COWBOY_BYTES: Final = {kind: _by_byte(protos) for kind, protos in _COWBOY_ACTIONS.items()}
+_EMPTY_BID: Final[Action] = {"type": "bid", "cowboys": []}
+_PAY_ACTIONS: Final[tuple[Action, ...]] = tuple(
     {"type": "sale_pay", "cowboy": c} for c in range(DATA.cowboys + 1)
 )
-_INTEREST_ACTIONS: tuple[Action, ...] = (
+_INTEREST_ACTIONS: Final[tuple[Action, ...]] = (
     {"type": "sale_interest", "interested": True},
     {"type": "sale_interest", "interested": False},
 )
 # (card, flag) -> the claim actions of that card on that flag, one per possible second
 # cell (or the one without a second cell) with the cells' bits
 # keyed by ``card * 256 + flag`` (an int hashes faster than a pair)
-_CLAIMS: dict[int, tuple[tuple[int, Action], ...]] = {}
-_NO_SECOND: dict[int, Action] = {}
+_CLAIMS: Final[dict[int, tuple[tuple[int, Action], ...]]] = {}
+_NO_SECOND: Final[dict[int, Action]] = {}
 # a seat's markers -> its sell actions (markers change only on claims and sales)
-_SELLS: dict[int, tuple[Action, ...]] = {}
+_SELLS: Final[dict[int, tuple[Action, ...]]] = {}
 
 
 def _picked(protos: tuple[Action, ...], idx: list[int]) -> list[Action]:
@@ -75,11 +75,11 @@ def _picked(protos: tuple[Action, ...], idx: list[int]) -> list[Action]:
     return [protos[i] for i in idx]
 
 
-_ONE_SEAT: tuple[frozenset[int], ...] = tuple(frozenset((seat,)) for seat in range(4))
-_NO_SEAT: frozenset[int] = frozenset()
-_NONES = (None,) * 4
+_ONE_SEAT: Final[tuple[frozenset[int], ...]] = tuple(frozenset((seat,)) for seat in range(4))
+_NO_SEAT: Final[frozenset[int]] = frozenset()
+_NONES: Final = (None,) * 4
 # which seats have not bid (one flag per seat) -> those seats
-_WAITING: dict[tuple[bool, ...], frozenset[int]] = {
+_WAITING: Final[dict[tuple[bool, ...], frozenset[int]]] = {
     flags: frozenset(seat for seat, waiting in enumerate(flags) if waiting)
     for n in range(1, 5)
     for flags in product((False, True), repeat=n)
