@@ -27,6 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from games.engine import _native  # noqa: E402 (needs the path above)
 
+KEEP_BUILDS = 3
 CHECK_GAMES = (
     "simulate --players 4 --bots random,random,random,random --games 6 --seed build-check",
     "simulate --players 2 --bots greedy,random --games 2 --seed build-check",
@@ -141,8 +142,14 @@ def main(argv: list[str] | None = None) -> int:
     shutil.rmtree(target, ignore_errors=True)
     (stage / key).rename(target)
     shutil.rmtree(stage, ignore_errors=True)
-    for old in root.iterdir():  # builds of earlier sources
-        if old.name != key and not old.name.startswith("."):
+    # keep the newest few builds (switching branches back and forth), drop older ones
+    builds = sorted(
+        (p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")),
+        key=lambda p: p.stat().st_mtime,
+        reverse=True,
+    )
+    for old in builds[KEEP_BUILDS:]:
+        if old.name != key:
             shutil.rmtree(old, ignore_errors=True)
     say(f"built in {time.monotonic() - start:.0f} s: {target}")
     return 0

@@ -94,6 +94,8 @@ class ColoradoCountyRules:
     def legal_actions(self, state: Any, seat: int) -> list[dict[str, Any]]:
         if type(state) is not State:
             _state(state)
+        if type(seat) is not int:  # checked here: compiled code checks declared types
+            return []
         return views.legal_actions(state, seat)
 
     def apply(self, state: Any, seat: int, action: Any) -> tuple[State, list[dict[str, Any]]]:
@@ -112,7 +114,10 @@ class ColoradoCountyRules:
         return None
 
     def view(self, state: Any, seat: int | None) -> dict[str, Any]:
-        return views.view(_state(state), seat)
+        s = _state(state)
+        if seat is not None and type(seat) is not int:
+            raise ValueError(f"seat must be None or 0..{s.n - 1}")
+        return views.view(s, seat)
 
     def query(self, state: Any, seat: int, name: str, args: Mapping[str, Any]) -> Any:
         """Read-only extras: ``claim_preview`` (see ``queries``)."""
@@ -142,7 +147,8 @@ class ColoradoCountyRules:
         return determinise.determinise(_state(state), seat, rng)
 
     def search_actions(self, state: Any, seat: int) -> list[dict[str, Any]]:
-        return determinise.search_actions(_state(state), seat)
+        s = _state(state)
+        return determinise.search_actions(s, seat) if type(seat) is int else []
 
     def playout_action(self, state: Any, seat: int, rng: Generator) -> dict[str, Any]:
         return determinise.playout_action(_state(state), seat, rng)

@@ -398,3 +398,22 @@ def test_cc_12_committed_cowboy_code() -> None:
     s, _ = G.apply(s, 2, {"type": "sale_interest", "interested": True})
     s, _ = G.apply(s, 3, {"type": "sale_interest", "interested": False})
     assert illegal(s, 1, {"type": "sale_bid", "cowboys": [10, 11]}).code == "cowboy_committed"
+
+
+@pytest.mark.parametrize("seat", ["0", None, 1.0, 7, -1])
+def test_cc_12_a_seat_that_is_no_seat_gets_the_documented_answers(seat: Any) -> None:
+    """Whatever a caller passes as a seat, the rules object answers as CC-12 says (and the
+    same whether the engine runs compiled or interpreted: compiled functions check their
+    declared argument types, so the rules object checks the seat first)."""
+    s = G.setup(2, "seat-check")
+    assert G.legal_actions(s, seat) == []
+    assert G.search_actions(s, seat) == []  # type: ignore[attr-defined]
+    with pytest.raises(IllegalAction) as info:
+        G.apply(s, seat, {"type": "bid", "cowboys": []})
+    assert info.value.code == "not_a_player"
+    with pytest.raises(IllegalAction) as info:
+        G.query(s, seat, "claim_preview", {"card": "red-neighbour-1"})
+    assert info.value.code == "not_a_player"
+    if seat is not None:
+        with pytest.raises(ValueError, match=r"seat must be None or 0\.\.1"):
+            G.view(s, seat)
