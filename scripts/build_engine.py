@@ -54,17 +54,9 @@ def compile_into(stage: Path) -> None:
         )
         (work / "games" / "__init__.py").write_text("")
         sources = [str(Path("games") / "engine" / rel) for rel in _native.MODULES]
-        env = {**os.environ, "ENGINE_NATIVE": "0", "MYPYC_OPT_LEVEL": "3"}
-        done = subprocess.run(
-            [sys.executable, "-m", "mypyc", *sources],
-            cwd=work,
-            env=env,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        if done.returncode != 0:
-            tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
+        out = python(["-m", "mypyc", *sources], work, ENGINE_NATIVE="0", MYPYC_OPT_LEVEL="3")
+        if out.returncode != 0:
+            tail = "\n".join((out.stdout + out.stderr).strip().splitlines()[-15:])
             raise RuntimeError(f"mypyc failed:\n{tail}")
         built = [p for p in work.rglob("*.so") if "build" not in p.relative_to(work).parts]
         if len(built) != len(_native.MODULES) + 1:
@@ -76,8 +68,19 @@ def compile_into(stage: Path) -> None:
             shutil.copy2(path, target)
 
 
+def python(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """Run this interpreter with ``args`` in ``cwd``, ``env`` added; output captured."""
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=cwd,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
 def play(args: str, native: str, build_dir: Path) -> tuple[bool, list[int]]:
-    env = {**os.environ, "ENGINE_NATIVE": native, "ENGINE_BUILD_DIR": str(build_dir)}
     code = (
         "import json, sys\n"
         "from games.engine import __main__ as m, _native\n"
@@ -89,13 +92,8 @@ def play(args: str, native: str, build_dir: Path) -> tuple[bool, list[int]]:
         "print(json.dumps([_native.compiled(), [s for v in d['scores'].values() "
         "for s in v['all']]]))\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code, *args.split()],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
+    done = python(
+        ["-c", code, *args.split()], ROOT, ENGINE_NATIVE=native, ENGINE_BUILD_DIR=str(build_dir)
     )
     if done.returncode != 0:
         raise RuntimeError(f"playing {args!r} failed:\n{done.stderr[-2000:]}")
