@@ -1,4 +1,4 @@
-"""Compile Colorado County's engine modules with mypyc into ``build/engine/<key>/``.
+"""Compile the titles' hot engine modules with mypyc into ``build/engine/<key>/``.
 
 Run by ``python3 dev.py install`` (and ``run``, ``test``) with the project's interpreter;
 by hand: ``.venv/bin/python scripts/build_engine.py [--force]``. Does nothing when a
@@ -83,13 +83,13 @@ def python(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProces
 def play(args: str, native: str, build_dir: Path) -> tuple[bool, list[int]]:
     code = (
         "import json, sys\n"
-        "from games.engine import __main__ as m, _native\n"
+        "from games.engine import __main__ as m\n"
         "import contextlib, io\n"
         "out = io.StringIO()\n"
         "with contextlib.redirect_stdout(out):\n"
         "    m.main(sys.argv[1:])\n"
         "d = json.loads(out.getvalue())\n"
-        "print(json.dumps([_native.compiled(), [s for v in d['scores'].values() "
+        "print(json.dumps([d['engine'] == 'compiled', [s for v in d['scores'].values() "
         "for s in v['all']]]))\n"
     )
     done = python(

@@ -1,9 +1,10 @@
-"""The compiled engine: Colorado County's modules built with mypyc, used when a build of
+"""The compiled engine: the titles' hot modules built with mypyc, used when a build of
 exactly these sources exists (issue 16; docs/engine.md, "The compiled engine").
 
 The sources stay the rules (pure Python, type-checked strictly); ``scripts/build_engine.py``
-(run by ``python3 dev.py install``, ``run`` and ``test``) compiles the modules of
-``MODULES`` into ``build/engine/<key>/``, where ``key`` hashes those sources. At import,
+(run by ``python3 dev.py install``, ``run`` and ``test``) compiles the modules each title
+lists in its ``compiled-modules.txt`` (``MODULES``) into ``build/engine/<key>/``, where
+``key`` hashes those sources. At import,
 ``games.engine`` and each compiled package put that folder before their own on their
 ``__path__`` if, and only if, a complete build for the current sources is there: an edited
 source changes the key, so a stale build is never used, and nothing is written next to
@@ -22,28 +23,31 @@ from pathlib import Path
 ENGINE = Path(__file__).resolve().parent
 ROOT = ENGINE.parents[1]
 
-#: The compiled modules, relative to ``games/engine``. The rules objects (``title.py``)
-#: stay interpreted: they take whatever a caller passes, while compiled functions check
-#: their declared argument types.
-MODULES: tuple[str, ...] = (
-    "_rng.py",
-    "colorado_county/actions.py",
-    "colorado_county/board.py",
-    "colorado_county/data.py",
-    "colorado_county/determinise.py",
-    "colorado_county/greedy_bot.py",
-    "colorado_county/lakes.py",
-    "colorado_county/persist.py",
-    "colorado_county/queries.py",
-    "colorado_county/random_bot.py",
-    "colorado_county/rules.py",
-    "colorado_county/sales.py",
-    "colorado_county/scoring.py",
-    "colorado_county/state.py",
-    "colorado_county/views.py",
-)
-#: Data files copied into a build (``data.py`` reads the components beside its file).
-DATA_FILES: tuple[str, ...] = ("colorado_county/components.json",)
+#: A title package lists the modules to compile in this file, one file name a line (``#``
+#: starts a comment); a listed file that is not Python (component data) is copied into the
+#: build beside the compiled modules, which look for their data next to their own file.
+MANIFEST = "compiled-modules.txt"
+#: Engine modules shared by every title that are compiled as well.
+SHARED: tuple[str, ...] = ("_rng.py",)
+
+
+def _listed() -> tuple[str, ...]:
+    files = list(SHARED)
+    for manifest in sorted(ENGINE.glob(f"*/{MANIFEST}")):
+        for line in manifest.read_text(encoding="utf-8").splitlines():
+            name = line.split("#", 1)[0].strip()
+            if name:
+                files.append(f"{manifest.parent.name}/{name}")
+    return tuple(files)
+
+
+#: Every file of a build, relative to ``games/engine``: the modules compiled (``.py``) and
+#: the data files copied. The title packages' ``__init__`` call ``extend``; the rules
+#: objects (``title.py``) stay interpreted: they take whatever a caller passes, while
+#: compiled functions check their declared argument types.
+LISTED: tuple[str, ...] = _listed()
+MODULES: tuple[str, ...] = tuple(f for f in LISTED if f.endswith(".py"))
+DATA_FILES: tuple[str, ...] = tuple(f for f in LISTED if not f.endswith(".py"))
 #: Bump when the way a build is made changes.
 FORMAT = "1"
 #: Written last by a build: a folder without it is incomplete.
@@ -65,7 +69,7 @@ def build_root() -> Path:
 def source_key() -> str:
     """A hash of the compiled modules' sources, the interpreter's ABI and ``FORMAT``."""
     digest = hashlib.sha256(f"{FORMAT}\0{sys.implementation.cache_tag}\0".encode())
-    for rel in MODULES + DATA_FILES:
+    for rel in LISTED:
         digest.update(rel.encode() + b"\0")
         digest.update((ENGINE / rel).read_bytes())
         digest.update(b"\0")
@@ -105,7 +109,7 @@ def extend(path: list[str], package: str) -> None:
             path.insert(0, folder)
 
 
-def compiled(package: str = "games.engine.colorado_county") -> bool:
+def compiled(package: str) -> bool:
     """Whether modules of ``package`` (a title's) run compiled in this process."""
     prefix = package + "."
     return any(

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PROBE = (
     "import json; from games.engine import get_rules, _native; get_rules('colorado-county');"
     "import games.engine.colorado_county.rules as r;"
-    "print(json.dumps([_native.compiled(), r.__file__]))"
+    "print(json.dumps([_native.compiled('games.engine.colorado_county'), r.__file__]))"
 )
 
 
@@ -122,4 +122,4 @@ def test_the_tests_run_what_players_run() -> None:
     from games.engine import get_rules
 
     get_rules("colorado-county")
-    assert _native.compiled()
+    assert _native.compiled("games.engine.colorado_county")
