@@ -124,6 +124,10 @@ def main(argv: list[str] | None = None) -> int:
     if (target / _native.COMPLETE).is_file() and not args.force:
         say(f"up to date ({target.relative_to(ROOT) if target.is_relative_to(ROOT) else target})")
         return 0
+    failed = root / f".failed-{key}"  # a failed build is not retried for the same sources
+    if failed.is_file() and not args.force:
+        say(f"not built (failed before for these sources; --force retries): {failed}")
+        return 1
     root.mkdir(parents=True, exist_ok=True)
     stage = root / f".{key}.{os.getpid()}"
     start = time.monotonic()
@@ -135,8 +139,10 @@ def main(argv: list[str] | None = None) -> int:
         check(stage)
     except (RuntimeError, OSError) as exc:
         shutil.rmtree(stage, ignore_errors=True)
+        failed.write_text(f"{exc}\n")
         say(f"not built, the engine runs interpreted: {exc}")
         return 1
+    failed.unlink(missing_ok=True)
     shutil.rmtree(target, ignore_errors=True)
     (stage / key).rename(target)
     shutil.rmtree(stage, ignore_errors=True)
