@@ -123,3 +123,21 @@ def test_the_tests_run_what_players_run() -> None:
 
     get_rules("colorado-county")
     assert _native.compiled("games.engine.colorado_county")
+
+
+def test_without_a_c_compiler_the_build_fails_cleanly_once(tmp_path: Path) -> None:
+    """A bare machine without a C compiler: the build says so, leaves no partial build and
+    does not retry at every start; the engine then runs interpreted."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ENGINE_")}
+    env.update({"CC": "/bin/false", "ENGINE_BUILD_DIR": str(tmp_path)})
+    build = [sys.executable, str(ROOT / "scripts" / "build_engine.py")]
+    first = subprocess.run(build, cwd=ROOT, env=env, capture_output=True, text=True)
+    assert first.returncode == 1
+    assert "not built, the engine runs interpreted" in first.stdout
+    assert [p.name for p in tmp_path.iterdir()] == [f".failed-{_native.source_key()}"]
+    again = subprocess.run(build, cwd=ROOT, env=env, capture_output=True, text=True)
+    assert again.returncode == 1
+    assert "failed before for these sources" in again.stdout
+    assert "compiling" not in again.stdout
+    done = run_probe({"ENGINE_BUILD_DIR": str(tmp_path)})
+    assert json.loads(done.stdout)[0] is False
