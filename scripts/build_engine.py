@@ -24,6 +24,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+# This process reads the sources only (the key, the module list): it must import even when
+# ENGINE_NATIVE=1 asks for a build that does not exist yet. Its children set their own.
+os.environ["ENGINE_NATIVE"] = "0"
 
 from games.engine import _native  # noqa: E402 (needs the path above)
 

@@ -125,11 +125,13 @@ def test_the_tests_run_what_players_run() -> None:
     assert _native.compiled("games.engine.colorado_county")
 
 
-def test_without_a_c_compiler_the_build_fails_cleanly_once(tmp_path: Path) -> None:
+@pytest.mark.parametrize("native", ["auto", "1"])
+def test_without_a_c_compiler_the_build_fails_cleanly_once(tmp_path: Path, native: str) -> None:
     """A bare machine without a C compiler: the build says so, leaves no partial build and
-    does not retry at every start; the engine then runs interpreted."""
+    does not retry at every start; the engine then runs interpreted. The build runs even
+    where ``ENGINE_NATIVE=1`` (CI) asks for the build it is about to make."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("ENGINE_")}
-    env.update({"CC": "/bin/false", "ENGINE_BUILD_DIR": str(tmp_path)})
+    env.update({"CC": "/bin/false", "ENGINE_BUILD_DIR": str(tmp_path), "ENGINE_NATIVE": native})
     build = [sys.executable, str(ROOT / "scripts" / "build_engine.py")]
     first = subprocess.run(build, cwd=ROOT, env=env, capture_output=True, text=True)
     assert first.returncode == 1
