@@ -100,6 +100,10 @@ def database_config(name: str, default_sqlite: Path) -> dict[str, object]:
             # (timeout) for another writer, instead of failing with "database is locked"
             # when two simultaneous moves both try to upgrade a read lock.
             "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
+            # Tests use a file beside it, not Django's shared-cache in-memory database: that
+            # one answers "database table is locked" at once to a read while another thread
+            # writes, where the site's file waits out the write (its timeout).
+            "TEST": {"NAME": str(default_sqlite.with_name(f"test-{default_sqlite.name}"))},
         }
     scheme = raw.split(":", 1)[0].lower()
     if scheme not in {"postgres", "postgresql", "pgsql", "sqlite"}:
