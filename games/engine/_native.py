@@ -16,6 +16,7 @@ fails without a build; CI sets it so the tests run what players run).
 from __future__ import annotations
 
 import hashlib
+import importlib.machinery
 import os
 import sys
 from pathlib import Path
@@ -112,7 +113,8 @@ def extend(path: list[str], package: str) -> None:
 def compiled(package: str) -> bool:
     """Whether modules of ``package`` (a title's) run compiled in this process."""
     prefix = package + "."
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
     return any(
-        name.startswith(prefix) and str(getattr(module, "__file__", "")).endswith(".so")
+        name.startswith(prefix) and str(getattr(module, "__file__", "")).endswith(suffixes)
         for name, module in list(sys.modules.items())
     )
