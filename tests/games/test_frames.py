@@ -282,3 +282,38 @@ def test_frames_shared_json_is_each_frame_exactly(
             assert _strict(json.loads(texts[number]), json.loads(json.dumps(frame)))
         checked += 1
     assert checked > 20
+
+
+def test_a_socket_keeps_no_frames_after_passing_its_own_on(
+    make_user: Callable[..., User],
+) -> None:
+    """An idle table's socket must not hold a move's message (every seat's frame) until the
+    table moves again: 2,000 idle sockets grew by ~25 KB each that way (docs/benchmarks.md)."""
+    import gc
+    import sys
+
+    game, users = _two_player_game(make_user)
+    token = token_create(user=users[0])
+    seat = selectors.seat_for_user(game=game, user=users[0]).seat  # type: ignore[union-attr]
+    # A text of its own: a str survives the layer's copy as the same object, so a copy of
+    # the message kept alive anywhere shows as one more reference to it.
+    text = json.dumps({"type": "game", "version": 2, "marker": "x" * 50_000})
+    frames = {frame_key(seat): text, frame_key(None): "{}"}
+
+    async def scenario() -> tuple[bool, int]:
+        socket = await _connect(game.pk, token)
+        await socket.receive_from(timeout=10)
+        before = sys.getrefcount(text)
+        layer = get_channel_layer()
+        message = {"type": "game.frame", "version": 2, "since": 1, "frames": frames, "to_act": []}
+        await layer.group_send(group_name(game.pk), message)
+        same = await socket.receive_from(timeout=10) == text
+        await asyncio.sleep(0.05)  # the consumer's loop has gone back to waiting
+        gc.collect()
+        held = sys.getrefcount(text) - before
+        await socket.disconnect()
+        return same, held
+
+    same, held = async_to_sync(scenario)()
+    assert same
+    assert held == 0, f"{held} copies of the move's frames still held by the socket"
