@@ -180,6 +180,8 @@ class VersionWatch:
                     if consumer.version < version and now - consumer.last_sent >= QUIET_SECONDS:
                         try:
                             await consumer.resync()
+                        except OSError:  # its client left meanwhile (uvicorn: ClientDisconnected)
+                            log.debug("socket of game %s closed before its resync", game_id)
                         except Exception:  # one broken socket must not stop the others'
                             log.exception("socket of game %s could not resync", game_id)
 

@@ -317,3 +317,37 @@ def test_a_socket_keeps_no_frames_after_passing_its_own_on(
     same, held = async_to_sync(scenario)()
     assert same
     assert held == 0, f"{held} copies of the move's frames still held by the socket"
+
+
+def test_a_socket_whose_client_left_before_its_resync_is_no_error(
+    make_user: Callable[..., User], caplog: Any
+) -> None:
+    """The version watch resynchronises a socket whose client has just gone (uvicorn raises
+    ``ClientDisconnected`` on its send): a player closing a tab is not an error for the
+    operator's log, and the other sockets of the game are still brought up to date."""
+    import logging
+
+    from uvicorn.protocols.utils import ClientDisconnected
+
+    from games.consumers import VersionWatch
+
+    game, users = _two_player_game(make_user)
+    _act(game, users)
+    resynced: list[str] = []
+
+    class Held:  # a socket as the watch sees it (game, shown version, last send)
+        def __init__(self, name: str) -> None:
+            self.name = name
+            self.game_id, self.version, self.last_sent, self.joined = game.pk, 1, -1e9, True
+
+        async def resync(self) -> None:
+            if self.name == "gone":
+                raise ClientDisconnected
+            resynced.append(self.name)
+
+    watch = VersionWatch()
+    watch.sockets = {game.pk: {Held("gone"), Held("open")}}  # type: ignore[dict-item]
+    with caplog.at_level(logging.DEBUG, logger="games.consumers"):
+        async_to_sync(watch.check)()
+    assert resynced == ["open"]
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
