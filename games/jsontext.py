@@ -23,3 +23,12 @@ def dumps(value: Any) -> str:
         return orjson.dumps(value).decode()
     except TypeError:
         return json.dumps(value)
+
+
+def dumpb(value: Any) -> bytes:
+    """``dumps(value)`` as UTF-8 bytes (what a database driver sends), without the round
+    trip through ``str``."""
+    try:
+        return orjson.dumps(value)
+    except TypeError:
+        return json.dumps(value).encode()

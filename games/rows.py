@@ -26,6 +26,8 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Field, Model
 from django.db.models.expressions import Col
 
+from games import pgvalues
+
 M = TypeVar("M", bound=Model)
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -54,6 +56,7 @@ class _Shape:
             found = connection.ops.get_db_converters(expression) + expression.get_db_converters(
                 connection
             )
+            found = pgvalues.converters(field, found)
             if found:
                 self.converters.append((i, found, expression))
 
@@ -86,7 +89,10 @@ def _prepared_cursor(db: Any) -> Any:
     if raw.prepare_threshold != 0:
         raw.prepare_threshold = 0
     with db.wrap_database_errors:
-        return db._prepare_cursor(psycopg.Cursor(raw))
+        cursor = psycopg.Cursor(raw)
+        if pgvalues.utc(db):
+            cursor.adapters.register_loader("timestamptz", pgvalues.timestamptz_loader())
+        return db._prepare_cursor(cursor)
 
 
 def _db() -> Any:
@@ -181,7 +187,7 @@ def _columns(model: type[Model], values: dict[str, Any]) -> tuple[list[str], lis
     for name, value in values.items():
         field: Any = model._meta.get_field(name)
         columns.append(connection.ops.quote_name(field.column))
-        params.append(field.get_db_prep_save(value, connection))
+        params.append(pgvalues.prep_save(field, value, _db()))
     return columns, params
 
 
@@ -200,7 +206,9 @@ def _insert_sql(instance: Model, fields: Sequence[str]) -> tuple[str, list[Any]]
     db = _db()
     model = type(instance)
     sql, prepared = _insert_text(model, tuple(fields), db.vendor)
-    return sql, [field.get_db_prep_save(getattr(instance, field.attname), db) for field in prepared]
+    return sql, [
+        pgvalues.prep_save(field, getattr(instance, field.attname), db) for field in prepared
+    ]
 
 
 @_once
@@ -273,7 +281,7 @@ class Batch:
             for i, (instance, _f) in enumerate(self.inserts)
         )
         sql = f"WITH {', '.join(clauses)} " + (selects or "SELECT NULL, NULL")
-        with db.cursor() as cursor:
+        with _prepared_cursor(db) as cursor:
             cursor.execute(sql, params)
             for i, pk in cursor.fetchall():
                 if i is not None:
@@ -292,12 +300,12 @@ def _update_group(
     params: list[Any] = []
     if len(members) == 1:
         pk, values = members[0]
-        params += [f.get_db_prep_save(values[n], db) for f, n in zip(named, names, strict=True)]
+        params += [pgvalues.prep_save(f, values[n], db) for f, n in zip(named, names, strict=True)]
         params.append(pk)
         return sql, params
     for pk, values in members:
-        params.append(pk_field.get_db_prep_save(pk, db))
-        params += [f.get_db_prep_save(values[n], db) for f, n in zip(named, names, strict=True)]
+        params.append(pgvalues.prep_save(pk_field, pk, db))
+        params += [pgvalues.prep_save(f, values[n], db) for f, n in zip(named, names, strict=True)]
     return sql, params
 
 

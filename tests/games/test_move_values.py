@@ -1,0 +1,61 @@
+"""The move path's own conversions (``games.pgvalues``, through ``games.rows``) give the
+values Django's would: JSON that ``orjson`` encodes and decodes, JSON it refuses and hands
+back to the standard library, and times read by psycopg's loader instead of Django's."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable
+
+import pytest
+from django.db import transaction
+
+from accounts.models import User
+from games import moves, rows, services
+from games.models import Game
+
+pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
+
+
+def _game(make_user: Callable[..., User]) -> Game:
+    alice, bob = make_user(), make_user()
+    game = services.game_create(creator=alice, players=2, invite=[bob.username])
+    return services.game_join(game_id=game.pk, user=bob)
+
+
+@pytest.mark.parametrize(
+    "state",
+    [
+        {"hands": [[3, 9], [1]], "seed": "ab" * 16, "note": "é ✓ \u2028", "x": 1.5, "none": None},
+        {"beyond 64 bits": 2**70, "nested": [{"n": -(2**65)}]},  # orjson refuses these
+    ],
+)
+def test_a_state_written_and_locked_on_the_move_path_is_the_state_django_reads(
+    make_user: Callable[..., User], state: dict[str, object]
+) -> None:
+    game = _game(make_user)
+    when = datetime.datetime(2026, 12, 5, 6, 7, 8, 901234, tzinfo=datetime.UTC)
+    with transaction.atomic():
+        with rows.collecting():
+            game.state, game.updated_at = state, when
+            rows.update(game, ["state", "updated_at"])
+        locked, _seats, _applied = moves._lock_move_rows(game.pk, None, user=None, seat=None)
+    assert locked.state == state
+    fresh = Game.objects.get(pk=game.pk)
+    assert fresh.state == state
+    assert fresh.updated_at == locked.updated_at == when
+    assert locked.updated_at.tzinfo is fresh.updated_at.tzinfo is datetime.UTC
+    assert locked.created_at == fresh.created_at
+
+
+def test_the_seats_and_users_locked_with_a_game_carry_djangos_times(
+    make_user: Callable[..., User],
+) -> None:
+    game = _game(make_user)
+    with transaction.atomic():
+        _game_row, seats, _applied = moves._lock_move_rows(game.pk, None, user=None, seat=None)
+    assert seats
+    for seat in seats:
+        user = User.objects.get(pk=seat.user_id)
+        assert seat.user.date_joined == user.date_joined
+        assert seat.user.date_joined.tzinfo is datetime.UTC
