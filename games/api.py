@@ -91,8 +91,7 @@ def _call(request: HttpRequest, game_id: int | None, fn: Callable[[], T]) -> T:
     try:
         return fn()
     except StaleVersion as exc:
-        game = Game.objects.filter(pk=game_id).first() if game_id is not None else None
-        current = selectors.game_document(game=game, user=_user(request)) if game else None
+        current = selectors.current_document(game_id=game_id, user=_user(request), locked=exc.game)
         raise ApiError.of(exc, current=current) from None
 
 

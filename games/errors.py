@@ -79,6 +79,12 @@ class StaleVersion(Conflict):
     code = "stale_version"
     default_message = _("The game moved on since you last looked; here is the current table.")
 
+    def __init__(self, message: Any = None, *, game: Any = None, **extra: Any) -> None:
+        super().__init__(message, **extra)
+        #: The game as the refused move locked it, its seats read along: the caller's
+        #: current document is built from it (``selectors.current_document``), not read again.
+        self.game = game
+
 
 class TooManyRequests(GameError):
     """A rate limit was reached (the API's throttles answer the same code)."""

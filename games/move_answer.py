@@ -80,8 +80,7 @@ def answer(
             action = action_from_form(title, form)
         game = db_threads.writing(_submit, game_id, user, action, version, client_id)
     except StaleVersion as exc:
-        current_game = Game.objects.select_related("created_by").filter(pk=game_id).first()
-        current = selectors.game_document(game=current_game, user=user) if current_game else None
+        current = selectors.current_document(game_id=game_id, user=user, locked=exc.game)
         return exc.status, error_body(exc, current=current)
     except GameError as exc:
         return exc.status, error_body(exc)

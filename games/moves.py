@@ -220,7 +220,8 @@ def action_submit(
                     _("That version of the game does not exist yet."), code="bad_version"
                 )
             if version < row.decision_version:
-                raise StaleVersion()
+                game._prefetched_seats = seats  # type: ignore[attr-defined]
+                raise StaleVersion(game=game)
         number = int(row.seat)  # type: ignore[arg-type]
         engine = engine_for(game)
         state = load_state(game)

@@ -161,6 +161,15 @@ def game_summary(*, game: Game, seats: list[Seat] | None = None) -> dict[str, An
     }
 
 
+def current_document(*, game_id: int | None, user: Any, locked: Game | None) -> dict | None:
+    """The caller's current document after a stale refusal (``StaleVersion.game``): built
+    from the game as the refused move locked it, or read when there is none."""
+    game = locked
+    if game is None and game_id is not None:
+        game = Game.objects.select_related("created_by").filter(pk=game_id).first()
+    return game_document(game=game, user=user) if game is not None else None
+
+
 def game_document(*, game: Game, user: Any) -> dict[str, Any]:
     """The api.md game document for ``user``: their seat's view and legal actions, or the
     public view and no actions for spectators. The caller checks ``can_watch`` first."""

@@ -340,8 +340,11 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
         )
     except StaleVersion as exc:
         # Answer with the current table (``current``, as the API) so the page catches up.
-        row = Game.objects.filter(pk=game_id).first() if wants_json(request) else None
-        current = selectors.game_document(game=row, user=request.user) if row else None
+        current = (
+            selectors.current_document(game_id=game_id, user=request.user, locked=exc.game)
+            if wants_json(request)
+            else None
+        )
         return error_reply(request, game_id, exc, current=current)
     except GameError as exc:
         return error_reply(request, game_id, exc)
