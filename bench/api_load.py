@@ -52,6 +52,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import h11
+import orjson
 import websockets
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -89,7 +90,7 @@ class Http:
             await self._connect()
         assert self.reader is not None
         assert self.writer is not None
-        data = json.dumps(body).encode() if body is not None else b""
+        data = orjson.dumps(body) if body is not None else b""
         headers = [
             ("Host", f"{self.host}:{self.port}"),
             ("Content-Type", "application/json"),
@@ -123,7 +124,7 @@ class Http:
             self.writer = None
         raw_body = b"".join(chunks)
         try:
-            return status, json.loads(raw_body) if raw_body else None
+            return status, orjson.loads(raw_body) if raw_body else None
         except ValueError:
             return status, {"code": f"non_json_{status}", "body": raw_body[:200].decode()}
 
@@ -196,7 +197,7 @@ class Player:
             async def reader() -> None:
                 async for message in ws:
                     now = time.perf_counter()
-                    frame = json.loads(message)
+                    frame = orjson.loads(message)
                     if frame.get("type") == "answer":
                         waiting = answers.pop(frame.get("client_id"), None)
                         if waiting is not None and not waiting.done():
@@ -243,14 +244,14 @@ class Player:
                             client_id = f"b{self.index}:{self.sent}"
                             answer = answers[client_id] = asyncio.get_running_loop().create_future()
                             await ws.send(
-                                json.dumps(
+                                orjson.dumps(
                                     {
                                         "type": "action",
                                         "action": action,
                                         "version": version,
                                         "client_id": client_id,
                                     }
-                                )
+                                ).decode()  # a text frame, as the page sends
                             )
                             status, body = await answer
                         self.stats.post_latency.append(time.perf_counter() - start)
