@@ -7,6 +7,7 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self) -> None:
+        from games import checks  # noqa: F401 (registers the system checks)
         from games.clocks import advance
         from games.signals import game_advanced
 
