@@ -13,7 +13,8 @@ opened as games end, until ``--duration`` seconds have passed. Prints accepted a
 second, the mover's latency p50/p99 (action sent → its answer; the keys keep their names
 ``post_p50_ms``/``post_p99_ms``), and the latency from an action being sent to the
 resulting frame reaching the OTHER players' sockets (an upper bound of commit-to-socket),
-and the server's and the client's CPU per accepted move.
+and the server's and the client's CPU per accepted move. Before the load it runs ``VACUUM
+(ANALYZE)`` on the database, as autovacuum would have on a site's (``--no-vacuum`` skips it).
 
 ``--idle-sockets N`` adds a third server process (``--workers 1``, its own port) holding N
 idle sockets: every seat of N/4 quiet four-seat tables (four quiet players with a tab open
@@ -435,6 +436,20 @@ def make_users(count: int, prefix: str = "bench-") -> list[tuple[str, str]]:
     return out
 
 
+def vacuum() -> str:
+    """``VACUUM (ANALYZE)`` the bench's database before the load, as autovacuum keeps a
+    site's database (every move leaves dead rows of its game and seats; without statistics
+    the planner joined a game's seats' users by reading every user, docs/operations.md).
+    This machine's PostgreSQL runs with autovacuum off. Returns its setting."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT current_setting('autovacuum')")
+        (setting,) = cursor.fetchone()
+        cursor.execute("VACUUM (ANALYZE)")
+    return str(setting)
+
+
 #: The run command's uvicorn options (dev.py run, README): no per-message deflate, whose
 #: zlib work per frame and socket cost more of the server's CPU than anything else on the
 #: socket side (docs/benchmarks.md).
@@ -751,6 +766,12 @@ def main() -> None:
         help="how the server's worker processes share the port: a socket each "
         "(colorado.web_workers, the default) or uvicorn --workers' one shared socket",
     )
+    parser.add_argument(
+        "--no-vacuum",
+        dest="vacuum",
+        action="store_false",
+        help="skip the VACUUM (ANALYZE) of the database before the load",
+    )
     parser.add_argument("--url", help="use a running server instead of starting one")
     parser.add_argument(
         "--ws-url", help="with --url: where the sockets are served, if not at the same address"
@@ -760,6 +781,7 @@ def main() -> None:
         sys.exit("Set DATABASE_URL (PostgreSQL) and REDIS_URL.")
     users = make_users(args.clients)
     quiet_users = make_users(4, prefix="bench-quiet-") if args.idle_sockets else []
+    autovacuum = vacuum() if args.vacuum else None
     if not args.port:
         import socket
 
@@ -825,6 +847,7 @@ def main() -> None:
         "launcher": args.launcher,
         "sockets_per_worker": stats.sockets_per_worker,
         "via": args.via,
+        "postgres_autovacuum": autovacuum,  # None: not vacuumed before the load (--no-vacuum)
         "seconds": round(elapsed, 1),
         "accepted_actions": stats.accepted,
         "actions_per_second": round(stats.accepted / elapsed, 1),
