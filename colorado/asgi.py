@@ -51,3 +51,9 @@ application = ProtocolTypeRouter(
         "websocket": OriginCheck(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
+
+# Everything loaded so far lives as long as the process: out of the collector's way
+# (colorado/gcpolicy.py).
+from colorado import gcpolicy  # noqa: E402
+
+gcpolicy.tune()
