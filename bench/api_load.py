@@ -436,6 +436,16 @@ def make_users(count: int, prefix: str = "bench-") -> list[tuple[str, str]]:
     return out
 
 
+def quiet_collector() -> None:
+    """The web processes' garbage-collector policy in the bench's own client processes too
+    (``colorado.gcpolicy``): a full collection over the client's objects stops its loop,
+    and every latency it measures with it."""
+    sys.path.insert(0, str(ROOT))
+    from colorado import gcpolicy
+
+    gcpolicy.tune()
+
+
 def vacuum() -> str:
     """``VACUUM (ANALYZE)`` the bench's database before the load, as autovacuum keeps a
     site's database (every move leaves dead rows of its game and seats; without statistics
@@ -662,6 +672,7 @@ def idle_side(
     except ImportError:
         pass
     args = argparse.Namespace(**settings)
+    quiet_collector()
     stats = asyncio.run(idle_run(conn, args, quiet_users, base, idle_base, idle_pgid))
     conn.send({name: getattr(stats, name) for name in IDLE_FIELDS})
 
@@ -782,6 +793,7 @@ def main() -> None:
     users = make_users(args.clients)
     quiet_users = make_users(4, prefix="bench-quiet-") if args.idle_sockets else []
     autovacuum = vacuum() if args.vacuum else None
+    quiet_collector()
     if not args.port:
         import socket
 
