@@ -32,6 +32,51 @@ def save(page: Any, name: str, *, full: bool) -> None:
         page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=full)
 
 
+def card_with_choices(doc: dict[str, Any]) -> str | None:
+    """A face-up card whose claims leave a choice on the board (two flags, or two places for
+    the second star): a card with one claim only is chosen whole and lights no target. The
+    deal is random, so the tests play on until there is one."""
+    claims = [a for a in doc["legal_actions"] if a["type"] == "claim"]
+    for card in dict.fromkeys(a["card"] for a in claims):
+        if len({(a["flag"], a.get("second")) for a in claims if a["card"] == card}) > 1:
+            return str(card)
+    return None
+
+
+def test_a_card_chosen_before_the_page_script_ran_lights_its_claims(
+    asgi_server: str, new_page: Callable[..., Any], player: Callable[[str], Any]
+) -> None:
+    """The page's scripts are deferred: a player on a slow connection can choose a card
+    before they run, and the board must then light that card's claims all the same."""
+    alice, bob, carol = player("alice"), player("bob"), player("carol")
+    users = [alice, bob, carol]
+    game = human_table(users)
+    _user, doc = play_until(
+        game,
+        users,
+        lambda u, d: (
+            u == alice
+            and d["view"]["phase"] == "claim"
+            and d["my_seat"] in d["to_act"]
+            and card_with_choices(d) is not None
+        ),
+        seed=5,
+    )
+    card = card_with_choices(doc)
+    page = signed_page(new_page, asgi_server, alice, (1280, 800))
+    held: list[Any] = []
+    # The page's script waits until the card is chosen.
+    page.route("**/js/game.js*", lambda route: held.append(route))
+    page.goto(f"{asgi_server}/games/{game.pk}/", wait_until="commit")
+    page.wait_for_selector("#claim-form")
+    page.locator(f'#claim-form .card-choice:has(input[value="{card}"])').click()
+    assert held, "the page asked for its script"
+    assert page.locator("#board .cell.target").count() == 0
+    held[0].continue_()
+    page.wait_for_selector("#board .cell.target")
+    assert page.locator(f'#claim-form input[value="{card}"]').is_checked()
+
+
 def test_a_table_and_a_land_sale_on_desktop_and_phone(
     asgi_server: str, new_page: Callable[..., Any], player: Callable[[str], Any]
 ) -> None:
@@ -51,13 +96,11 @@ def test_a_table_and_a_land_sale_on_desktop_and_phone(
             and view["round"] >= 2
             and doc["my_seat"] in doc["to_act"]
             and any(a["type"] == "sell" for a in doc["legal_actions"])
+            and card_with_choices(doc) is not None
         )
 
-    play_until(game, users, claim_time, seed=11)
-    # A face-up card Alice can claim with: the deal is random, and a card of a colour none
-    # of her flags has lights nothing up on the board.
-    doc = selectors.game_document(game=game, user=alice)
-    card = [a["card"] for a in doc["legal_actions"] if a["type"] == "claim"][-1]
+    _user, doc = play_until(game, users, claim_time, seed=11)
+    card = card_with_choices(doc)
     pages = {}
     for name, size in (("desktop", (1280, 800)), ("phone", (390, 844))):
         page = signed_page(new_page, asgi_server, alice, size)

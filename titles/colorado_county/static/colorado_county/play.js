@@ -227,9 +227,12 @@
           afterClaimStep();
         }
       });
+      var picked = $("input[name=card]:checked", claimForm);
       if (claim.card && $('input[name=card][value="' + claim.card + '"]', claimForm)) {
         $('input[name=card][value="' + claim.card + '"]', claimForm).checked = true;
         afterClaimStep();
+      } else if (picked) {
+        chooseCard(picked.value); // chosen before this script ran (it is deferred)
       } else { claim = { card: null, flag: null, second: null, previews: null }; }
     }
     var sellBox = $("#sell-box");
