@@ -19,10 +19,7 @@ import orjson
 
 def dumps(value: Any) -> str:
     """``value`` as JSON text (``json.dumps``' value, compact)."""
-    try:
-        return orjson.dumps(value).decode()
-    except TypeError:
-        return json.dumps(value)
+    return dumpb(value).decode()
 
 
 def dumpb(value: Any) -> bytes:
