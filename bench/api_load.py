@@ -76,6 +76,12 @@ class Http:
         self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         self.conn = h11.Connection(h11.CLIENT)
 
+    def close(self) -> None:
+        """Close the keep-alive connection (the next request opens another)."""
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
+
     async def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
         for attempt in range(2):
             try:
@@ -601,6 +607,12 @@ async def run(
     groups = [players[i : i + args.players] for i in range(0, len(players), args.players)]
     full = [g for g in groups if len(g) == args.players]
     firsts = await asyncio.gather(*(open_table(g, args.players) for g in full))
+    if args.via == "socket":
+        # Over the socket the players' HTTP connections stay idle: close them, as a browser
+        # does, so that the server's processes hold the game sockets only (and
+        # ``sockets_per_worker`` counts those).
+        for p in players:
+            p.http.close()
     # Idle sockets: every seat of the quiet tables holds one, in the idle server process;
     # the client side of them runs in a process of its own (``idle_side``).
     if idle is not None:
