@@ -2,7 +2,7 @@
 
 Like every write (``games.services``) it is ONE transaction that starts by locking the game;
 here the game, its seats and the client id's earlier move are locked and read in one
-statement on PostgreSQL (``rows.lock_family``) and everything the move changes is written
+statement on PostgreSQL (``row_locks.lock_family``) and everything the move changes is written
 in one more (``rows.collecting``). The stale check is by each seat's ``decision_version``;
 a client id already used by the seat answers with the version its move made. Frames,
 mails and the bot's wake-up leave after the commit (``services.after_change``).
@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games import bots as bot_players
-from games import rows
+from games import row_locks, rows
 from games.engine import IllegalAction
 from games.errors import BadRequest, Conflict, IllegalMove, NotAllowed, NotFound, StaleVersion
 from games.fairness import competition_ranks
@@ -84,17 +84,17 @@ def _lock_move_rows(
 ) -> tuple[Game, list[Seat] | None, int | None]:
     """Lock the game and its seats (with their users) and find the version this seat
     made with ``client_id``, if it made one. On PostgreSQL in one statement
-    (``rows.lock_family``); elsewhere the game first, and the seats later (``None``)."""
+    (``row_locks.lock_family``); elsewhere the game first, and the seats later (``None``)."""
     lookup = None
     if client_id is not None:
-        lookup = rows.lookup_sql(
+        lookup = row_locks.lookup_sql(
             Move,
             "version",
             parent=("game", Game),
             child=("seat", Seat, "seat"),
             equal={"client_id": client_id},
         )
-    family = rows.lock_family(
+    family = row_locks.lock_family(
         Game,
         check_id(game_id),
         related="created_by",
@@ -199,7 +199,7 @@ def action_submit(
         seats = (
             locked_seats
             if locked_seats is not None
-            else rows.lock_children(
+            else row_locks.lock_children(
                 Seat, parent="game", parent_id=game.pk, related="user", order_by="seat"
             )
         )

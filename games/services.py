@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from colorado.realtime import group_send
 from games import bots as bot_players
-from games import rows
+from games import row_locks, rows
 from games.clocks.arithmetic import InvalidClock, resolve_clock
 from games.engine import get_rules, validate_options
 from games.errors import BadRequest, Conflict, NotAllowed, NotFound
@@ -80,7 +80,7 @@ def check_id(game_id: Any) -> int:
 def locked(game_id: Any) -> Game:
     # The creator comes along (documents name them); only the game row is locked. Plain SQL
     # (games.rows): every move starts here.
-    game = rows.lock_one(Game, check_id(game_id), related="created_by")
+    game = row_locks.lock_one(Game, check_id(game_id), related="created_by")
     if game is None:
         raise NotFound()
     return game
