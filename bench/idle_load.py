@@ -1,0 +1,233 @@
+"""The idle-sockets half of ``api_load.py --idle-sockets N``: the quiet tables and their
+idle sockets (``QuietTable``, ``open_quiet_tables``, ``idle_socket``), the trickle of moves
+on them (``trickle``), and the process of their own that they run in (``idle_side``, started
+by ``api_load.main`` with multiprocessing's spawn, and its loop ``idle_run``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sys
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import orjson
+import websockets
+
+# Its siblings by their own names, however it is imported (``idle_load`` or ``bench.idle_load``).
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from load_client import Player, Stats, open_table, quiet_collector
+from load_server import group_cpu_seconds, group_rss_bytes
+
+OPENING = asyncio.Semaphore(20)
+
+
+@dataclass
+class QuietTable:
+    """A table where little happens: each seat's player has a tab open on it (an idle
+    socket), and the trickle moves on it now and then."""
+
+    game_id: int
+    players: list[Player]
+    latest: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat -> its last frame
+    seat_player: dict[int, Player] = field(default_factory=dict)
+    seat_socket: dict[int, Any] = field(default_factory=dict)
+
+
+async def idle_socket(player: Player, table: QuietTable, stats: Stats) -> None:
+    """A socket that only listens, on a quiet table: the time from the move's timestamp
+    (taken in its transaction just before the commit, the frame's event ``at``) to the
+    frame arriving here is commit-to-frame plus the write; from the move's send it is an
+    upper bound. Runs until cancelled."""
+    ws_url = player.ws_base + f"/ws/games/{table.game_id}/"
+    auth = {"Authorization": f"Bearer {player.token}"}
+    try:
+        async with OPENING:  # a few handshakes at a time
+            ws = await websockets.connect(
+                ws_url, additional_headers=auth, max_size=2**24, open_timeout=120
+            )
+    except Exception:
+        stats.idle_failed += 1
+        return
+    async with ws:
+        stats.idle_open += 1
+        stats.idle_peak = max(stats.idle_peak, stats.idle_open)
+        try:
+            async for message in ws:
+                wall, now = time.time(), time.perf_counter()
+                frame = orjson.loads(message)
+                if frame.get("type") != "game":
+                    continue
+                seat = frame.get("my_seat")
+                if isinstance(seat, int):
+                    table.latest[seat] = frame
+                    table.seat_player[seat] = player
+                    table.seat_socket[seat] = ws
+                sent = stats.sent_at.get((table.game_id, frame["version"]))
+                if sent is None:
+                    continue  # not a trickle move (the socket's first document)
+                stats.idle_send_latency.append(now - sent)
+                at = next((e.get("at") for e in frame.get("events", []) if e.get("at")), None)
+                if at:
+                    stats.idle_latency.append(wall - datetime.fromisoformat(at).timestamp())
+        finally:
+            stats.idle_open -= 1
+
+
+async def trickle(
+    tables: list[QuietTable], rate: float, stats: Stats, deadline: float, via: str = "socket"
+) -> None:
+    """``rate`` moves a second on random quiet tables, each made by the seat to act: over
+    its own idle socket (``via="socket"``, as the page does: the idle process makes the
+    move) or POSTed through the busy server (``"http"``, a move made elsewhere). Either way
+    the frames reach the idle sockets through Redis."""
+    rng = random.Random(0)
+    busy: set[Player] = set()
+    while time.perf_counter() < deadline:
+        await asyncio.sleep(1 / rate)
+        rng.shuffle(tables)
+        for table in tables:
+            choice = [
+                (seat, frame)
+                for seat, frame in table.latest.items()
+                if seat in frame.get("to_act", ())
+                and frame.get("legal_actions")
+                and frame.get("status") == "running"
+            ]
+            if not choice:
+                continue
+            seat, frame = choice[0]
+            version, mover = frame["version"], table.seat_player[seat]
+            key = (table.game_id, version + 1)
+            if key in stats.sent_at or mover in busy:
+                continue  # already moved at this version (its frame is on its way)
+            stats.sent_at[key] = time.perf_counter()
+            busy.add(mover)
+            action = rng.choice(frame["legal_actions"])
+            if via == "socket":
+                message = {
+                    "type": "action",
+                    "action": action,
+                    "version": version,
+                    "client_id": f"trickle:{key[0]}:{key[1]}",
+                }
+                task = asyncio.create_task(table.seat_socket[seat].send(json.dumps(message)))
+            else:
+                task = asyncio.create_task(
+                    mover.http.request(
+                        "POST",
+                        f"/api/games/{table.game_id}/actions",
+                        {"action": action, "version": version},
+                    )
+                )
+            task.add_done_callback(lambda _t, m=mover: busy.discard(m))
+            stats.idle_moves += 1
+            break
+
+
+async def open_quiet_tables(
+    users: list[tuple[str, str]], count: int, base: str, ws_base: str, stats: Stats
+) -> list[QuietTable]:
+    """``count`` four-seat tables of the same four quiet players, opened through the busy
+    server (20 at a time); each seat's player object is its own (its own HTTP connection)."""
+    gate = asyncio.Semaphore(20)
+
+    async def one(n: int) -> QuietTable:
+        players = [
+            Player(10_000 + 4 * n + i, tok, name, base, ws_base, stats)
+            for i, (name, tok) in enumerate(users)
+        ]
+        async with gate:
+            return QuietTable(await open_table(players, 4), players)
+
+    return list(await asyncio.gather(*(one(n) for n in range(count))))
+
+
+IDLE_FIELDS = (
+    "idle_latency", "idle_send_latency", "idle_moves", "idle_peak", "idle_failed",
+    "idle_rss_during", "idle_rss_before", "idle_rss_rest", "idle_cpu_start", "idle_cpu_end",
+)  # fmt: skip
+
+
+def idle_side(
+    conn: Any,
+    settings: dict[str, Any],
+    quiet_users: list[tuple[str, str]],
+    base: str,
+    idle_base: str,
+    idle_pgid: int,
+) -> None:
+    """The client side of the idle sockets and the trickle, in a process of its own, so
+    that the load's players do not delay the frames it times (the load client's loop runs
+    tens of milliseconds late at p99, ``client_loop_lag_p99_ms``): opens the quiet tables
+    and their sockets, says so on ``conn``, waits for the load's duration, times the
+    trickle's frames and the idle server's memory meanwhile, and sends its figures back."""
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    args = argparse.Namespace(**settings)
+    quiet_collector()
+    stats = asyncio.run(idle_run(conn, args, quiet_users, base, idle_base, idle_pgid))
+    conn.send({name: getattr(stats, name) for name in IDLE_FIELDS})
+
+
+async def idle_run(
+    conn: Any,
+    args: argparse.Namespace,
+    quiet_users: list[tuple[str, str]],
+    base: str,
+    idle_base: str,
+    idle_pgid: int,
+) -> Stats:
+    stats = Stats()
+    idle: list[asyncio.Task[None]] = []
+    idle_ws = idle_base.replace("http", "ws", 1)
+    quiet = await open_quiet_tables(quiet_users, -(-args.idle_sockets // 4), base, idle_ws, stats)
+    # Warm-up: one table's sockets opened and closed, so what is loaded once per
+    # process (the consumer's modules, the Redis subscriber) is not counted per socket.
+    warm = [asyncio.create_task(idle_socket(p, quiet[0], stats)) for p in quiet[0].players]
+    while stats.idle_open + stats.idle_failed < len(warm):
+        await asyncio.sleep(0.2)
+    await asyncio.sleep(1)
+    for task in warm:
+        task.cancel()
+    await asyncio.gather(*warm, return_exceptions=True)
+    stats.idle_peak = 0
+    await asyncio.sleep(1)
+    stats.idle_rss_before = group_rss_bytes(idle_pgid)
+    for n in range(args.idle_sockets):
+        table_, seat = quiet[n // 4], n % 4
+        idle.append(asyncio.create_task(idle_socket(table_.players[seat], table_, stats)))
+    while stats.idle_open + stats.idle_failed < len(idle):
+        await asyncio.sleep(0.2)
+    await asyncio.sleep(2)
+    stats.idle_rss_rest = group_rss_bytes(idle_pgid)
+    conn.send("open")
+    duration = await asyncio.get_running_loop().run_in_executor(None, conn.recv)
+    deadline = time.perf_counter() + duration
+    stats.idle_cpu_start = group_cpu_seconds(idle_pgid)
+
+    async def memory() -> None:  # the idle server's memory while the load runs
+        while time.perf_counter() < deadline:
+            await asyncio.sleep(1)
+            stats.idle_rss_during.append(group_rss_bytes(idle_pgid))
+
+    watcher = asyncio.create_task(memory())
+    await trickle(quiet, args.idle_moves, stats, deadline, args.idle_moves_via)
+    stats.idle_cpu_end = group_cpu_seconds(idle_pgid)
+    watcher.cancel()
+    await asyncio.sleep(0.5)  # the last trickle frames
+    for task in idle:
+        task.cancel()
+    await asyncio.gather(*idle, return_exceptions=True)
+    return stats
