@@ -320,7 +320,7 @@ def test_a_socket_keeps_no_frames_after_passing_its_own_on(
 
 
 def test_a_socket_whose_client_left_before_its_resync_is_no_error(
-    make_user: Callable[..., User], caplog: Any, monkeypatch: Any
+    make_user: Callable[..., User], caplog: Any, monkeypatch: Any, settings: Any
 ) -> None:
     """The version watch resynchronises the sockets of a game whose frames the channel layer
     lost. When a client has just gone, uvicorn raises ``ClientDisconnected`` on its socket's
@@ -333,6 +333,7 @@ def test_a_socket_whose_client_left_before_its_resync_is_no_error(
 
     from games.consumers import version_watch
 
+    settings.SOCKET_RESYNC_SECONDS = 3600  # the test runs the watch's check itself, once
     game, users = _two_player_game(make_user)
     tokens = [token_create(user=u) for u in users]
 
