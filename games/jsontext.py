@@ -28,4 +28,4 @@ def dumpb(value: Any) -> bytes:
     try:
         return orjson.dumps(value)
     except TypeError:
-        return json.dumps(value).encode()
+        return json.dumps(value, separators=(",", ":")).encode()
