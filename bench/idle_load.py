@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import random
 import sys
 import time
@@ -118,7 +117,9 @@ async def trickle(
                     "version": version,
                     "client_id": f"trickle:{key[0]}:{key[1]}",
                 }
-                task = asyncio.create_task(table.seat_socket[seat].send(json.dumps(message)))
+                task = asyncio.create_task(
+                    table.seat_socket[seat].send(orjson.dumps(message).decode())
+                )
             else:
                 task = asyncio.create_task(
                     mover.http.request(
