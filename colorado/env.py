@@ -139,6 +139,17 @@ def database_config(name: str, default_sqlite: Path) -> dict[str, object]:
             # gets a dead connection (the fault drill saw one 503 per idle pooled
             # connection with the checks off).
             config["CONN_HEALTH_CHECKS"] = True
+        # The move's statements are prepared once per connection (games.rows.prepared_cursor)
+        # and should be planned once too. PostgreSQL's plan cache plans a prepared statement
+        # for its parameters five times and then keeps doing so whenever the generic plan's
+        # estimate looks dearer, which for the move's lock and writes was 30-57 % of their
+        # executions (docs/benchmarks.md, "Ninth pass"): force the generic plan. Django's own
+        # cursors bind client-side, so their statements are planned as before.
+        options = dict(config.get("OPTIONS") or {})
+        if "plan_cache_mode" not in str(options.get("options", "")):
+            given = str(options.get("options", "")).strip()
+            options["options"] = f"{given} -c plan_cache_mode=force_generic_plan".strip()
+        config["OPTIONS"] = options
     return dict(config)
 
 
