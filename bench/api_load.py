@@ -55,10 +55,12 @@ from load_client import (
     Http,
     Player,
     Stats,
+    hold_collector,
     make_users,
     open_table,
     pct,
     quiet_collector,
+    release_collector,
     table,
 )
 from load_server import (
@@ -116,6 +118,7 @@ async def run(
     if idle is not None:
         await asyncio.get_running_loop().run_in_executor(None, idle.recv)  # sockets open
         idle.send(args.duration)
+    hold_collector(args.client_gc)
     start = time.perf_counter()
     deadline = start + args.duration
     stats.cpu_start = group_cpu_seconds(server_pgid) if server_pgid else 0.0
@@ -146,6 +149,7 @@ async def run(
     )
     stats.cpu_end = group_cpu_seconds(server_pgid) if server_pgid else 0.0
     stats.client_cpu_end = time.process_time()
+    release_collector()
     stats.elapsed = time.perf_counter() - start  # type: ignore[attr-defined]
     watcher.cancel()
     lagger.cancel()
@@ -210,6 +214,13 @@ def main() -> None:
         action="store_false",
         help="skip the VACUUM (ANALYZE) of the database before the load",
     )
+    parser.add_argument(
+        "--client-gc",
+        choices=["hold", "policy"],
+        default="hold",
+        help="the bench's own client processes during the timed load: the collector held "
+        "off (hold: its passes are not the server's latency) or the web processes' policy",
+    )
     parser.add_argument("--url", help="use a running server instead of starting one")
     parser.add_argument(
         "--ws-url", help="with --url: where the sockets are served, if not at the same address"
@@ -263,6 +274,7 @@ def main() -> None:
                 "idle_sockets": args.idle_sockets,
                 "idle_moves": args.idle_moves,
                 "idle_moves_via": args.idle_moves_via,
+                "client_gc": args.client_gc,
             }
             idle_url = f"http://127.0.0.1:{idle_port}"
             context.Process(

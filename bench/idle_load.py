@@ -22,7 +22,14 @@ import websockets
 # Its siblings by their own names, however it is imported (``idle_load`` or ``bench.idle_load``).
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from load_client import Player, Stats, open_table, quiet_collector
+from load_client import (
+    Player,
+    Stats,
+    hold_collector,
+    open_table,
+    quiet_collector,
+    release_collector,
+)
 from load_server import group_cpu_seconds, group_rss_bytes
 
 OPENING = asyncio.Semaphore(20)
@@ -215,6 +222,7 @@ async def idle_run(
     stats.idle_rss_rest = group_rss_bytes(idle_pgid)
     conn.send("open")
     duration = await asyncio.get_running_loop().run_in_executor(None, conn.recv)
+    hold_collector(args.client_gc)
     deadline = time.perf_counter() + duration
     stats.idle_cpu_start = group_cpu_seconds(idle_pgid)
 
@@ -226,6 +234,7 @@ async def idle_run(
     watcher = asyncio.create_task(memory())
     await trickle(quiet, args.idle_moves, stats, deadline, args.idle_moves_via)
     stats.idle_cpu_end = group_cpu_seconds(idle_pgid)
+    release_collector()
     watcher.cancel()
     await asyncio.sleep(0.5)  # the last trickle frames
     for task in idle:

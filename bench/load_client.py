@@ -7,6 +7,7 @@ processes' garbage-collector policy (``quiet_collector``).
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import random
 import sys
@@ -308,3 +309,21 @@ def quiet_collector() -> None:
     from colorado import gcpolicy
 
     gcpolicy.tune()
+
+
+def hold_collector(mode: str) -> None:
+    """At the start of the timed load, in the bench's client processes (``--client-gc``):
+    with ``hold``, what the client holds is frozen out of the collector's passes and the
+    collector stops until the load ends (``release_collector``). The client only plays and
+    timestamps; a collector pass in it stops its loop, and the frames that arrive meanwhile
+    were counted as the server's latency: passes of 13-17 ms of CPU, 50-80 ms on the loaded
+    cores, were the idle sockets' slowest frames (docs/benchmarks.md, "Ninth pass"). With
+    ``policy`` the client keeps the web processes' policy (``quiet_collector``)."""
+    if mode == "hold":
+        gc.collect()
+        gc.freeze()
+        gc.disable()
+
+
+def release_collector() -> None:
+    gc.enable()
