@@ -87,24 +87,29 @@ def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
     return raw
 
 
+def _sqlite_config(path: Path) -> dict[str, object]:
+    """The embedded database: the default without ``DATABASE_URL``, and a ``sqlite:///`` URL."""
+    return {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": str(path),
+        # BEGIN IMMEDIATE: a transaction takes the write lock when it starts and waits
+        # (timeout) for another writer, instead of failing with "database is locked"
+        # when two simultaneous moves both try to upgrade a read lock.
+        "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
+        # Tests use a file beside it, not Django's shared-cache in-memory database: that
+        # one answers "database table is locked" at once to a read while another thread
+        # writes, where the site's file waits out the write (its timeout).
+        "TEST": {"NAME": str(path.with_name(f"test-{path.name}"))},
+    }
+
+
 def database_config(name: str, default_sqlite: Path) -> dict[str, object]:
     """``DATABASE_URL`` as a Django DATABASES entry; unset means a local SQLite file."""
     import dj_database_url
 
     raw = os.environ.get(name, "").strip()
     if not raw:
-        return {
-            "ENGINE": "django.db.backends.sqlite3",
-            "NAME": str(default_sqlite),
-            # BEGIN IMMEDIATE: a transaction takes the write lock when it starts and waits
-            # (timeout) for another writer, instead of failing with "database is locked"
-            # when two simultaneous moves both try to upgrade a read lock.
-            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
-            # Tests use a file beside it, not Django's shared-cache in-memory database: that
-            # one answers "database table is locked" at once to a read while another thread
-            # writes, where the site's file waits out the write (its timeout).
-            "TEST": {"NAME": str(default_sqlite.with_name(f"test-{default_sqlite.name}"))},
-        }
+        return _sqlite_config(default_sqlite)
     scheme = raw.split(":", 1)[0].lower()
     if scheme not in {"postgres", "postgresql", "pgsql", "sqlite"}:
         raise ImproperlyConfigured(
@@ -115,6 +120,13 @@ def database_config(name: str, default_sqlite: Path) -> dict[str, object]:
         config = dj_database_url.parse(raw, conn_max_age=0, conn_health_checks=True)
     except Exception as exc:  # dj-database-url raises assorted errors on garbage
         raise ImproperlyConfigured(f"{name} could not be read: {exc}") from None
+    if config.get("ENGINE", "").endswith("sqlite3"):
+        path = str(config.get("NAME") or "")
+        if not path or path == ":memory:":
+            raise ImproperlyConfigured(
+                f"{name} must name a SQLite file, e.g. sqlite:////srv/colorado/site.sqlite3."
+            )
+        return _sqlite_config(Path(path))
     if config.get("ENGINE", "").endswith("postgresql"):
         if not config.get("NAME"):
             raise ImproperlyConfigured(

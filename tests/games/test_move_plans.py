@@ -7,13 +7,11 @@ pass")."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 from django.db import connection
 
 from accounts.models import User
-from colorado import env
 from games import services
 from tests.play import play_randomly
 
@@ -38,18 +36,3 @@ def test_a_connections_move_statements_are_planned_once_not_per_move(
     assert max(generic + custom for _text, generic, custom in lock) >= 6, lock
     replanned = [(text[:80], custom) for text, _generic, custom in prepared if custom]
     assert not replanned, f"planned again for their parameters: {replanned}"
-
-
-def test_an_operators_own_connection_options_are_kept(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(
-        "DATABASE_URL", "postgres://u@db.example/colorado?options=-c%20statement_timeout%3D5000"
-    )
-    options = env.database_config("DATABASE_URL", Path("unused.sqlite3"))["OPTIONS"]
-    assert isinstance(options, dict)
-    assert options["options"] == "-c statement_timeout=5000 -c plan_cache_mode=force_generic_plan"
-    monkeypatch.setenv(
-        "DATABASE_URL", "postgres://u@db.example/colorado?options=-c%20plan_cache_mode%3Dauto"
-    )
-    options = env.database_config("DATABASE_URL", Path("unused.sqlite3"))["OPTIONS"]
-    assert isinstance(options, dict)
-    assert options["options"] == "-c plan_cache_mode=auto"

@@ -92,6 +92,48 @@ def test_database_pool_size_comes_from_the_environment(
         env.database_config("DATABASE_URL", tmp_path / "x")
 
 
+def test_postgres_connections_plan_prepared_statements_once_keeping_the_operators_options(
+    clean_env: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    clean_env.setenv("DATABASE_URL", "postgres://u@db.example/colorado")
+    config = env.database_config("DATABASE_URL", tmp_path / "x")
+    assert config["OPTIONS"]["options"] == "-c plan_cache_mode=force_generic_plan"  # type: ignore[index]
+    clean_env.setenv(
+        "DATABASE_URL", "postgres://u@db.example/colorado?options=-c%20statement_timeout%3D5000"
+    )
+    config = env.database_config("DATABASE_URL", tmp_path / "x")
+    assert (
+        config["OPTIONS"]["options"]  # type: ignore[index]
+        == "-c statement_timeout=5000 -c plan_cache_mode=force_generic_plan"
+    )
+    clean_env.setenv(
+        "DATABASE_URL", "postgres://u@db.example/colorado?options=-c%20plan_cache_mode%3Dauto"
+    )
+    config = env.database_config("DATABASE_URL", tmp_path / "x")
+    assert config["OPTIONS"]["options"] == "-c plan_cache_mode=auto"  # type: ignore[index]
+
+
+def test_a_sqlite_url_is_the_embedded_database_with_its_test_file_and_write_lock(
+    clean_env: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    clean_env.setenv("DATABASE_URL", f"sqlite:///{tmp_path}/site.sqlite3")
+    config = env.database_config("DATABASE_URL", tmp_path / "unused.sqlite3")
+    assert config["NAME"] == str(tmp_path / "site.sqlite3")
+    # As without DATABASE_URL: simultaneous moves queue for the write lock, and the tests
+    # use a file beside the site's, not Django's shared-cache in-memory database.
+    assert config["OPTIONS"] == {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+    assert config["TEST"] == {"NAME": str(tmp_path / "test-site.sqlite3")}
+
+
+@pytest.mark.parametrize("raw", ["sqlite://", "sqlite:///:memory:"])
+def test_a_sqlite_url_without_a_file_is_refused(
+    clean_env: pytest.MonkeyPatch, tmp_path: Path, raw: str
+) -> None:
+    clean_env.setenv("DATABASE_URL", raw)
+    with pytest.raises(ImproperlyConfigured, match="must name a SQLite file"):
+        env.database_config("DATABASE_URL", tmp_path / "x")
+
+
 @pytest.mark.parametrize("raw", ["mysql://x@y/z", "not a url", "postgres://host"])
 def test_bad_database_url_is_refused(
     clean_env: pytest.MonkeyPatch, tmp_path: Path, raw: str
