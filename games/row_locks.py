@@ -219,20 +219,31 @@ def _family_sql(
         if version is not None
         else "NULL"
     )
+    # The parent's row (and its related row) is read from the first row only: on the others
+    # its columns are NULL, so the game's state is not written out, sent and decoded again
+    # for every seat (docs/benchmarks.md, "Ninth pass").
+    order = rows.column_name(children, order_by)
+    lead = f"c.{order} IS NOT DISTINCT FROM f.lead"
+
+    def once(shape: _Shape, alias: str) -> str:
+        return ", ".join(
+            f"CASE WHEN {lead} THEN {alias}.{quote(f.column)} END" for f in shape.fields
+        )
+
     return (
         f"WITH p AS MATERIALIZED (SELECT * FROM {rows.table_name(model)} "
         f"WHERE {rows.pk_column(model)} = %s "
         f"FOR UPDATE), c AS MATERIALIZED (SELECT * FROM {rows.table_name(children)} WHERE "
         f"{rows.column_name(children, parent)} = (SELECT {rows.pk_column(model)} FROM p) "
         f"ORDER BY {rows.column_name(children, order_by)} FOR UPDATE) "
-        f"SELECT {own.select}, {other.select}, {kid.select}, {kid_other.select}, "
+        f"SELECT {once(own, 'p')}, {once(other, 'b')}, {kid.select}, {kid_other.select}, "
         f"({extra_sql}), ({seen}) FROM p "
         f"LEFT JOIN {rows.table_name(target)} b "
         f"ON b.{quote(target._meta.pk.column)} = p.{quote(fk.column)} "
-        f"LEFT JOIN c ON TRUE "
+        f"LEFT JOIN c ON TRUE CROSS JOIN (SELECT min({order}) AS lead FROM c) f "
         f"LEFT JOIN {rows.table_name(child_target)} d "
         f"ON d.{quote(child_target._meta.pk.column)} = c.{quote(child_fk.column)} "
-        f"ORDER BY c.{rows.column_name(children, order_by)}"
+        f"ORDER BY c.{order}"
     )
 
 
