@@ -225,7 +225,7 @@ def _family_sql(
     order = rows.column_name(children, order_by)
     lead = f"c.{order} IS NOT DISTINCT FROM f.lead"
 
-    def once(shape: _Shape, alias: str) -> str:
+    def first_row_only(shape: _Shape, alias: str) -> str:
         return ", ".join(
             f"CASE WHEN {lead} THEN {alias}.{quote(f.column)} END" for f in shape.fields
         )
@@ -236,7 +236,8 @@ def _family_sql(
         f"FOR UPDATE), c AS MATERIALIZED (SELECT * FROM {rows.table_name(children)} WHERE "
         f"{rows.column_name(children, parent)} = (SELECT {rows.pk_column(model)} FROM p) "
         f"ORDER BY {rows.column_name(children, order_by)} FOR UPDATE) "
-        f"SELECT {once(own, 'p')}, {once(other, 'b')}, {kid.select}, {kid_other.select}, "
+        f"SELECT {first_row_only(own, 'p')}, {first_row_only(other, 'b')}, "
+        f"{kid.select}, {kid_other.select}, "
         f"({extra_sql}), ({seen}) FROM p "
         f"LEFT JOIN {rows.table_name(target)} b "
         f"ON b.{quote(target._meta.pk.column)} = p.{quote(fk.column)} "
