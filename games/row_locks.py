@@ -145,7 +145,8 @@ def lock_family(
     ``lock_children`` (the parent's lock is taken first: the children's scan needs its id),
     in one round trip. ``lookup``: an SQL expression and its parameters computed for each
     child (``p`` is the parent's row, ``c`` the child's). Returns ``(row, [(child, looked
-    up), …], current)`` (``(None, [], True)`` when there is no such row); ``None`` on
+    up), …], current)`` (``(None, [], True)`` when there is no such row); the row is built
+    from the statement's first row, the only one that carries its columns. ``None`` on
     other backends (SQLite), where the caller takes the two-statement way.
 
     The lookup reads the statement's snapshot, taken before the lock was granted: a row a
