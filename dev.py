@@ -211,13 +211,19 @@ def supervise(parts: list[Part], stop: Stop) -> int:
 def web_server(env: dict[str, str]) -> list[str]:
     """The web server's command: uvicorn, or with ``WEB_WORKERS`` above 1 that many uvicorn
     processes on the port, a socket each (``colorado.web_workers``: the kernel spreads the
-    sockets over them evenly; docs/server.md)."""
+    sockets over them evenly, and with a worker per processor each keeps to its own unless
+    ``WEB_CPU_AFFINITY`` is ``none``; docs/server.md)."""
     workers = env.get("WEB_WORKERS", "1")
     if not workers.isdigit() or int(workers) < 1:
         sys.exit(f"WEB_WORKERS must be a whole number of processes, not {workers!r}")
+    affinity = env.get("WEB_CPU_AFFINITY", "auto").strip().lower() or "auto"
+    if affinity not in ("auto", "none"):
+        sys.exit(f"WEB_CPU_AFFINITY must be auto or none, not {affinity!r}")
     if int(workers) == 1:
         return [str(BIN / "uvicorn")]
-    return [str(PY), "-m", "colorado.web_workers", "--workers", workers]
+    return [
+        str(PY), "-m", "colorado.web_workers", "--workers", workers, "--cpu-affinity", affinity
+    ]  # fmt: skip
 
 
 def run() -> int:

@@ -10,7 +10,11 @@ woke first, and a WebSocket stays where it landed for hours. Measured on a 2-cor
 socket per worker and ``SO_REUSEPORT``, Linux picks the worker by a hash of the connection's
 addresses, so the split is even whatever the timing.
 
-Usage (the options are uvicorn's, of those the project uses)::
+With as many workers as processors it may use, the supervisor keeps each worker on a
+processor of its own (``--cpu-affinity auto``, the default; ``none`` leaves them to the
+scheduler): ``worker_cpus``.
+
+Usage (the options are uvicorn's, of those the project uses, and ``--cpu-affinity``)::
 
     python -m colorado.web_workers colorado.asgi:application --host 127.0.0.1 --port 8000 \\
         --workers 2 --ws-per-message-deflate false --lifespan off --log-level warning \\
@@ -32,6 +36,7 @@ import signal
 import socket
 import sys
 import time
+from collections.abc import Collection
 from typing import Any
 
 BALANCES = sys.platform.startswith("linux") and hasattr(socket, "SO_REUSEPORT")
@@ -65,6 +70,12 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--lifespan", choices=["auto", "on", "off"], default="auto")
     parser.add_argument("--log-level", default="info")
     parser.add_argument("--no-access-log", action="store_true")
+    parser.add_argument(
+        "--cpu-affinity",
+        choices=["auto", "none"],
+        default="auto",
+        help="auto: with one worker per processor, keep each worker on its own (worker_cpus)",
+    )
     args = parser.parse_args(argv)
     if args.workers < 1:
         parser.error("--workers must be at least 1")
@@ -83,9 +94,31 @@ def uvicorn_options(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def serve(options: dict[str, Any], sock: socket.socket) -> None:
-    """One worker: a uvicorn server accepting from ``sock``."""
+def worker_cpus(workers: int, allowed: Collection[int] | None = None) -> list[int | None]:
+    """The processor each worker is kept on (``--cpu-affinity auto``): with one worker per
+    processor this process may use (``allowed``, default its own affinity), worker n on the
+    n-th; otherwise anywhere (``None`` each).
+
+    Each worker runs its Python on one core at a time (the interpreter lock). Left to the
+    scheduler, two workers at times shared one core of the two while the other ran
+    PostgreSQL and the bench client: on the two-core bench machine, a worker per core moved
+    more with a lower p99, over the socket and over HTTP (docs/benchmarks.md, "Tenth
+    pass")."""
+    if allowed is None:
+        allowed = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else ()
+    cpus = sorted(allowed)
+    if workers < 2 or len(cpus) != workers:
+        return [None] * workers
+    return list(cpus)
+
+
+def serve(options: dict[str, Any], sock: socket.socket, cpu: int | None = None) -> None:
+    """One worker: a uvicorn server accepting from ``sock`` (on the processor ``cpu`` only,
+    when given: ``worker_cpus``)."""
     import uvicorn
+
+    if cpu is not None:
+        os.sched_setaffinity(0, {cpu})
 
     uvicorn.Server(uvicorn.Config(**options)).run(sockets=[sock])
 
@@ -105,8 +138,12 @@ def main(argv: list[str] | None = None) -> int:
     context = multiprocessing.get_context("spawn")
     stopping = False
 
+    cpus = worker_cpus(args.workers) if args.cpu_affinity == "auto" else [None] * args.workers
+
     def start(n: int) -> Any:
-        proc = context.Process(target=serve, args=(options, sockets[n]), name=f"web-worker-{n}")
+        proc = context.Process(
+            target=serve, args=(options, sockets[n], cpus[n]), name=f"web-worker-{n}"
+        )
         proc.start()
         return proc
 

@@ -21,9 +21,12 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
+
+from colorado.web_workers import worker_cpus
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -177,7 +180,8 @@ def test_run_command_with_postgres_and_redis(
     tmp_path: Path, services_env, web_workers: str
 ) -> None:
     """With ``WEB_WORKERS=2`` the site is served by two processes (colorado.web_workers),
-    which stop with the rest."""
+    which stop with the rest; on a two-processor machine each keeps to a processor of its
+    own (``WEB_CPU_AFFINITY`` unset: ``auto``)."""
 
     def web_processes(proc: subprocess.Popen[bytes]) -> None:
         found = subprocess.run(
@@ -197,6 +201,12 @@ def test_run_command_with_postgres_and_redis(
             check=False,
         ).stdout.split()
         assert len(workers) == 2
+        kept = sorted(tuple(sorted(os.sched_getaffinity(int(pid)))) for pid in workers)
+        expected = worker_cpus(2)
+        if expected == [None, None]:  # not a two-processor machine: left to the scheduler
+            assert kept == [tuple(sorted(os.sched_getaffinity(0)))] * 2
+        else:
+            assert kept == [(cpu,) for cpu in expected], kept
 
     run_site(
         tmp_path,
@@ -267,3 +277,24 @@ def test_a_killed_worker_is_restarted_while_the_site_stays_up(tmp_path: Path, se
     assert "[dev] stopping" in log_path.read_text()
     time.sleep(1)
     assert session_processes(proc) == []  # web, worker, beat and the worker's pool
+
+
+def _dev_module() -> Any:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("dev_script", ROOT / "dev.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_web_cpu_affinity_reaches_the_workers_supervisor_and_a_wrong_value_stops_the_run() -> None:
+    dev = _dev_module()
+    assert dev.web_server({"WEB_WORKERS": "1", "WEB_CPU_AFFINITY": "none"})[-1].endswith("uvicorn")
+    default = dev.web_server({"WEB_WORKERS": "2"})
+    assert default[-2:] == ["--cpu-affinity", "auto"]
+    assert dev.web_server({"WEB_WORKERS": "2", "WEB_CPU_AFFINITY": "None "})[-1] == "none"
+    with pytest.raises(SystemExit, match="WEB_CPU_AFFINITY must be auto or none"):
+        dev.web_server({"WEB_WORKERS": "2", "WEB_CPU_AFFINITY": "0-1"})

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from colorado.web_workers import BALANCES
+from colorado.web_workers import BALANCES, worker_cpus
 from tests.ops.test_run_command import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,12 +59,12 @@ def wait_up(port: int, proc: subprocess.Popen[bytes]) -> None:
     pytest.fail("the workers did not answer")
 
 
-def command(port: int) -> list[str]:
+def command(port: int, *extra: str) -> list[str]:
     """The supervisor with two workers of the pid-answering test app on ``port``."""
     return [
         sys.executable, "-m", "colorado.web_workers", "tests.ops.pid_app:app",
         "--port", str(port), "--workers", "2", "--lifespan", "off",
-        "--log-level", "warning", "--no-access-log",
+        "--log-level", "warning", "--no-access-log", *extra,
     ]  # fmt: skip
 
 
@@ -146,3 +146,73 @@ def test_stopping_the_whole_process_group_starts_no_worker_again() -> None:
                 proc.wait()
         assert proc.returncode == 0
         assert b"starting it again" not in out + err, (out + err).decode()
+
+
+@pytest.mark.parametrize(
+    ("workers", "allowed", "expected"),
+    [
+        (2, {0, 1}, [0, 1]),
+        (2, {7, 4}, [4, 7]),  # the processors a cpuset or taskset leaves, in order
+        (4, {0, 1, 2, 3}, [0, 1, 2, 3]),
+        (2, {0, 1, 2, 3}, [None, None]),  # fewer workers than processors: the scheduler's
+        (3, {0, 1}, [None, None, None]),  # more: two would share one processor for good
+        (1, {0}, [None]),
+    ],
+)
+def test_each_worker_keeps_to_a_processor_only_with_one_worker_per_processor(
+    workers: int, allowed: set[int], expected: list[int | None]
+) -> None:
+    assert worker_cpus(workers, allowed) == expected
+
+
+def two_processors() -> set[int]:
+    allowed = sorted(os.sched_getaffinity(0))
+    if len(allowed) < 2:
+        pytest.skip("needs two processors")
+    return set(allowed[:2])
+
+
+def processors_of(pids: set[int]) -> dict[int, set[int]]:
+    return {pid: os.sched_getaffinity(pid) for pid in pids}
+
+
+@pytest.mark.parametrize("affinity", ["auto", "none"])
+def test_two_workers_on_two_processors_each_keep_to_their_own_even_after_a_restart(
+    affinity: str,
+) -> None:
+    cpus = two_processors()
+    port = free_port()
+    own = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, cpus)  # this thread's, which the supervisor inherits
+    try:
+        proc = subprocess.Popen(
+            command(port, "--cpu-affinity", affinity), cwd=ROOT, start_new_session=True
+        )
+    finally:
+        os.sched_setaffinity(0, own)
+    try:
+        wait_up(port, proc)
+        pids = set(asyncio.run(burst(port, 40)))
+        assert len(pids) == 2
+        kept = processors_of(pids)
+        if affinity == "none":
+            assert list(kept.values()) == [cpus, cpus]
+            return
+        assert sorted(map(sorted, kept.values())) == [[c] for c in sorted(cpus)], kept
+        victim = max(pids)
+        os.kill(victim, signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                pids = set(asyncio.run(burst(port, 40)))
+            except OSError:  # the dead worker's connections waiting at the kill
+                continue
+            if len(pids) == 2 and victim not in pids:
+                break
+            time.sleep(0.1)
+        (newcomer,) = pids - set(kept)
+        assert os.sched_getaffinity(newcomer) == kept[victim]
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
