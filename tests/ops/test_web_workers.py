@@ -68,6 +68,25 @@ def command(port: int, *extra: str) -> list[str]:
     ]  # fmt: skip
 
 
+def kill_and_wait_back(port: int, victim: int) -> set[int]:
+    """Kill the worker ``victim`` and wait until two workers answer again, it not among
+    them; returns their pids."""
+    os.kill(victim, signal.SIGKILL)
+    deadline = time.monotonic() + 30
+    seen: set[int] = set()
+    while time.monotonic() < deadline:
+        try:
+            seen = set(asyncio.run(burst(port, 40)))
+        except OSError:  # the dead worker's connections waiting at the kill
+            continue
+        if len(seen) == 2 and victim not in seen:
+            break
+        time.sleep(0.1)
+    assert victim not in seen
+    assert len(seen) == 2, "the dead worker was not started again"
+    return seen
+
+
 @pytest.fixture
 def served() -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
     port = free_port()
@@ -102,18 +121,8 @@ def test_a_worker_that_dies_comes_back_and_sigterm_stops_all(
     waits = []
     for _ in range(2):
         victim = max(seen)  # the restarted worker has the newer pid
-        os.kill(victim, signal.SIGKILL)
         killed = time.monotonic()
-        while time.monotonic() < killed + 30:
-            try:
-                seen = set(asyncio.run(burst(port, 40)))
-            except OSError:  # the dead worker's connections waiting at the kill
-                continue
-            if len(seen) == 2 and victim not in seen:
-                break
-            time.sleep(0.1)
-        assert victim not in seen
-        assert len(seen) == 2, "the dead worker was not started again"
+        seen = kill_and_wait_back(port, victim)
         waits.append(time.monotonic() - killed)
     assert waits[1] >= 2.0 > waits[0] - 1.0, waits
     os.kill(proc.pid, signal.SIGTERM)
@@ -200,17 +209,7 @@ def test_two_workers_on_two_processors_each_keep_to_their_own_even_after_a_resta
             return
         assert sorted(map(sorted, kept.values())) == [[c] for c in sorted(cpus)], kept
         victim = max(pids)
-        os.kill(victim, signal.SIGKILL)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                pids = set(asyncio.run(burst(port, 40)))
-            except OSError:  # the dead worker's connections waiting at the kill
-                continue
-            if len(pids) == 2 and victim not in pids:
-                break
-            time.sleep(0.1)
-        (newcomer,) = pids - set(kept)
+        (newcomer,) = kill_and_wait_back(port, victim) - set(kept)
         assert os.sched_getaffinity(newcomer) == kept[victim]
     finally:
         if proc.poll() is None:
