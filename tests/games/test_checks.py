@@ -3,9 +3,20 @@ default``: PostgreSQL's autovacuum must be on (every move updates its game's and
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psycopg
 import pytest
 from django.core.checks import run_checks
 from django.db import connection
+
+from tests.games.outage import private_postgres
+
+ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.django_db
 
@@ -28,3 +39,34 @@ def test_an_embedded_site_gets_no_autovacuum_warning() -> None:
     if connection.vendor != "sqlite":
         pytest.skip("embedded mode (SQLite) only")
     assert "games.W001" not in _ids()
+
+
+@pytest.mark.postgres
+def test_the_check_follows_a_postgresql_servers_autovacuum_setting_both_ways() -> None:
+    """``manage.py check --database default`` as an operator runs it, against a private
+    cluster whose setting the test may change (the shared one's is the machine's): the
+    warning comes with autovacuum off and goes with it on."""
+    with private_postgres() as server:
+        env = {**os.environ, "DATABASE_URL": server.url("postgres"), "DJANGO_ENV": "test"}
+        with psycopg.connect(server.url("postgres"), autocommit=True) as admin:
+            for setting in ("off", "on", "off"):
+                admin.execute(f"ALTER SYSTEM SET autovacuum = {setting}")
+                admin.execute("SELECT pg_reload_conf()")
+                deadline = time.monotonic() + 10
+                while time.monotonic() < deadline:  # the reload is a signal: wait for it
+                    (now,) = admin.execute("SELECT current_setting('autovacuum')").fetchone()
+                    if now == setting:
+                        break
+                    time.sleep(0.05)
+                out = subprocess.run(
+                    [sys.executable, "manage.py", "check", "--database", "default"],
+                    cwd=ROOT,
+                    env=env,
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                )
+                assert ("games.W001" in out.stdout + out.stderr) == (setting == "off"), (
+                    setting,
+                    out.stdout + out.stderr,
+                )
