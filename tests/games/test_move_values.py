@@ -9,10 +9,11 @@ from collections.abc import Callable
 
 import pytest
 from django.db import transaction
+from django.db.models import Model
 
 from accounts.models import User
 from games import moves, rows, services
-from games.models import Game
+from games.models import Game, Seat
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
@@ -45,7 +46,8 @@ def test_a_state_written_and_locked_on_the_move_path_is_the_state_django_reads(
     assert fresh.state == state
     assert fresh.updated_at == locked.updated_at == when
     assert locked.updated_at.tzinfo is fresh.updated_at.tzinfo is datetime.UTC
-    assert locked.created_at == fresh.created_at
+    assert _columns(locked) == _columns(fresh)
+    assert _columns(locked.created_by) == _columns(fresh.created_by)
 
 
 def test_the_seats_and_users_locked_with_a_game_carry_djangos_times(
@@ -59,3 +61,15 @@ def test_the_seats_and_users_locked_with_a_game_carry_djangos_times(
         user = User.objects.get(pk=seat.user_id)
         assert seat.user.date_joined == user.date_joined
         assert seat.user.date_joined.tzinfo is datetime.UTC
+        assert _columns(seat) == _columns(Seat.objects.get(pk=seat.pk))
+        assert _columns(seat.user) == _columns(user)
+
+
+def _columns(row: Model) -> dict[str, tuple[type, object, object]]:
+    """Every column of ``row`` as the instance holds it: its value and its type (a
+    converter that gives an equal value of another type, a ``str`` for a ``UUID``, a naive
+    time, still differs)."""
+    values = {f.attname: getattr(row, f.attname) for f in type(row)._meta.concrete_fields}
+    return {
+        name: (type(value), value, getattr(value, "tzinfo", None)) for name, value in values.items()
+    }
