@@ -118,7 +118,10 @@ def serve(options: dict[str, Any], sock: socket.socket, cpu: int | None = None) 
     import uvicorn
 
     if cpu is not None:
-        os.sched_setaffinity(0, {cpu})
+        try:
+            os.sched_setaffinity(0, {cpu})
+        except OSError as exc:  # the processor was taken away meanwhile (a cpuset changed)
+            print(f"web worker not kept on processor {cpu}: {exc}", file=sys.stderr, flush=True)
 
     uvicorn.Server(uvicorn.Config(**options)).run(sockets=[sock])
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -215,3 +216,31 @@ def test_two_workers_on_two_processors_each_keep_to_their_own_even_after_a_resta
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+def test_a_worker_whose_processor_is_gone_serves_all_the_same(
+    capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A processor number the worker may not use (a cpuset changed between the supervisor's
+    choice and the worker's start) is reported, not fatal: the worker starts its server
+    anyway (uvicorn's server stood in for: only whether it is started matters)."""
+    import uvicorn
+
+    from colorado import web_workers
+
+    missing = max(os.sched_getaffinity(0)) + 4096
+    started: list[object] = []
+
+    class Server:
+        def __init__(self, config: object) -> None:
+            self.config = config
+
+        def run(self, sockets: list[object]) -> None:
+            started.append(sockets)
+
+    monkeypatch.setattr(uvicorn, "Server", Server)
+    with socket.socket() as sock:
+        web_workers.serve({"app": "tests.ops.pid_app:app"}, sock, missing)
+        assert started == [[sock]]
+    assert f"web worker not kept on processor {missing}" in capfd.readouterr().err
+    assert os.sched_getaffinity(0) != {missing}
