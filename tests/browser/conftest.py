@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 from urllib.request import urlopen
 
 import pytest
@@ -38,7 +39,7 @@ def database_url(db: dict[str, Any]) -> str:
         pytest.fail("browser tests need PostgreSQL (DATABASE_URL)", pytrace=False)
     user = db.get("USER") or "postgres"
     password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
-    host = db.get("HOST") or "127.0.0.1"
+    host = quote(db.get("HOST") or "127.0.0.1", safe="")  # a Unix socket's directory too
     port = db.get("PORT") or 5432
     return f"postgres://{user}{password}@{host}:{port}/{db['NAME']}"
 

@@ -81,6 +81,21 @@ def test_database_url_postgres_is_parsed(clean_env: pytest.MonkeyPatch, tmp_path
     assert config["OPTIONS"]["pool"]["max_size"] == 10  # type: ignore[index]
 
 
+def test_database_url_may_name_postgresqls_unix_socket_directory(
+    clean_env: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # PostgreSQL on the same machine: its socket directory, percent-encoded, as the host
+    # (docs/operations.md, "PostgreSQL"), with the same pool as over TCP.
+    clean_env.setenv("DATABASE_URL", "postgres://postgres@%2Fvar%2Frun%2Fpostgresql/colorado")
+    config = env.database_config("DATABASE_URL", tmp_path / "x")
+    assert (config["HOST"], config["NAME"], config["USER"]) == (
+        "/var/run/postgresql",
+        "colorado",
+        "postgres",
+    )
+    assert config["OPTIONS"]["pool"]["max_size"] == 10  # type: ignore[index]
+
+
 def test_database_pool_size_comes_from_the_environment(
     clean_env: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
