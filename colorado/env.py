@@ -11,7 +11,7 @@ import os
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -174,6 +174,21 @@ def redis_url(name: str) -> str | None:
             f"{name} must be a redis://host:port/db, rediss:// or unix:// URL, not {raw!r}."
         )
     return raw
+
+
+def celery_broker_url(redis_url: str) -> str:
+    """Celery's broker URL for ``REDIS_URL``. Redis's own clients read a Unix socket as
+    ``unix:///path/redis.sock?db=N``; kombu has no ``unix`` transport ("No such transport:
+    unix": every task would fail) and reads the same socket as
+    ``redis+socket:///path/redis.sock?virtual_host=N``."""
+    parts = urlsplit(redis_url)
+    if parts.scheme != "unix":
+        return redis_url
+    query = parse_qs(parts.query)
+    db = (query.get("db") or ["0"])[0]
+    userinfo = parts.netloc.rpartition("@")[0]
+    login = f"{userinfo}@" if userinfo else ""
+    return f"redis+socket://{login}{parts.path}?virtual_host={quote(db, safe='')}"
 
 
 @dataclass(frozen=True)

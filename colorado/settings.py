@@ -208,7 +208,7 @@ if REDIS_URL:
             "OPTIONS": {"pool_class": "colorado.cache.SharedConnectionPool"},
         }
     }
-    CELERY_BROKER_URL = REDIS_URL
+    CELERY_BROKER_URL = env.celery_broker_url(REDIS_URL)  # a Unix socket in kombu's words
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

@@ -30,13 +30,16 @@ class PrivateRedis:
     def __init__(self) -> None:
         self.port = free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
+        #: The same server on a Unix socket (``unix://`` + this path).
+        self.socket_path = Path(tempfile.mkdtemp(prefix="colorado-redis-")) / "redis.sock"
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--save", "", "--appendonly", "no"],
+            ["redis-server", "--port", str(self.port), "--save", "", "--appendonly", "no",
+             "--unixsocket", str(self.socket_path), "--unixsocketperm", "700"],
             stdout=subprocess.DEVNULL,
-        )
+        )  # fmt: skip
         client = redis.Redis(port=self.port, socket_connect_timeout=1)
         deadline = time.monotonic() + 20
         while True:
@@ -63,6 +66,7 @@ def private_redis() -> Iterator[PrivateRedis]:
         yield server
     finally:
         server.stop()
+        shutil.rmtree(server.socket_path.parent, ignore_errors=True)
 
 
 def _as_postgres(*args: str, check: bool = True) -> subprocess.CompletedProcess[bytes]:

@@ -96,6 +96,25 @@ def test_database_url_may_name_postgresqls_unix_socket_directory(
     assert config["OPTIONS"]["pool"]["max_size"] == 10  # type: ignore[index]
 
 
+@pytest.mark.parametrize(
+    ("redis_url", "broker_url"),
+    [
+        ("redis://cache.example:6379/2", "redis://cache.example:6379/2"),
+        (
+            "unix:///run/redis/redis.sock?db=3",
+            "redis+socket:///run/redis/redis.sock?virtual_host=3",
+        ),
+        ("unix:///run/redis/redis.sock", "redis+socket:///run/redis/redis.sock?virtual_host=0"),
+        (
+            "unix://:s3cret@/run/redis.sock?db=1",
+            "redis+socket://:s3cret@/run/redis.sock?virtual_host=1",
+        ),
+    ],
+)
+def test_celery_reads_a_redis_unix_socket_in_kombus_words(redis_url: str, broker_url: str) -> None:
+    assert env.celery_broker_url(redis_url) == broker_url
+
+
 def test_database_pool_size_comes_from_the_environment(
     clean_env: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
