@@ -180,7 +180,8 @@ def celery_broker_url(redis_url: str) -> str:
     """Celery's broker URL for ``REDIS_URL``. Redis's own clients read a Unix socket as
     ``unix:///path/redis.sock?db=N``; kombu has no ``unix`` transport ("No such transport:
     unix": every task would fail) and reads the same socket as
-    ``redis+socket:///path/redis.sock?virtual_host=N``."""
+    ``redis+socket:///path/redis.sock?virtual_host=N``. The URL's other query parameters are
+    redis-py's (strings kombu would hand on as they are) and are left out."""
     parts = urlsplit(redis_url)
     if parts.scheme != "unix":
         return redis_url
