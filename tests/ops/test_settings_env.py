@@ -6,11 +6,14 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
+import redis
 from django.core.exceptions import ImproperlyConfigured
 
 from colorado import env
+from tests.games.outage import private_postgres, private_redis
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -67,32 +70,27 @@ def test_database_url_unset_means_local_sqlite(
     assert config["OPTIONS"]["transaction_mode"] == "IMMEDIATE"  # type: ignore[index]
 
 
-def test_database_url_postgres_is_parsed(clean_env: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    clean_env.setenv("DATABASE_URL", "postgres://alice:s3cret@db.example:6543/colorado")
+@pytest.mark.parametrize(
+    ("url", "where"),
+    [
+        ("postgres://alice:s3cret@db.example:6543/colorado", ("db.example", 6543, "alice")),
+        # PostgreSQL on the same machine: its Unix socket's directory, percent-encoded, as
+        # the host (docs/operations.md, "PostgreSQL").
+        (
+            "postgres://alice@%2Fvar%2Frun%2Fpostgresql/colorado",
+            ("/var/run/postgresql", "", "alice"),
+        ),
+    ],
+)
+def test_database_url_postgres_is_parsed(
+    clean_env: pytest.MonkeyPatch, tmp_path: Path, url: str, where: tuple[str, object, str]
+) -> None:
+    clean_env.setenv("DATABASE_URL", url)
     config = env.database_config("DATABASE_URL", tmp_path / "x")
     assert config["ENGINE"] == "django.db.backends.postgresql"
-    assert (config["HOST"], config["PORT"], config["NAME"], config["USER"]) == (
-        "db.example",
-        6543,
-        "colorado",
-        "alice",
-    )
+    assert (config["HOST"], config["PORT"], config["USER"]) == where
+    assert config["NAME"] == "colorado"
     # Every process keeps a pool of connections (ASGI requests each run in a new thread).
-    assert config["OPTIONS"]["pool"]["max_size"] == 10  # type: ignore[index]
-
-
-def test_database_url_may_name_postgresqls_unix_socket_directory(
-    clean_env: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    # PostgreSQL on the same machine: its socket directory, percent-encoded, as the host
-    # (docs/operations.md, "PostgreSQL"), with the same pool as over TCP.
-    clean_env.setenv("DATABASE_URL", "postgres://postgres@%2Fvar%2Frun%2Fpostgresql/colorado")
-    config = env.database_config("DATABASE_URL", tmp_path / "x")
-    assert (config["HOST"], config["NAME"], config["USER"]) == (
-        "/var/run/postgresql",
-        "colorado",
-        "postgres",
-    )
     assert config["OPTIONS"]["pool"]["max_size"] == 10  # type: ignore[index]
 
 
@@ -301,3 +299,55 @@ def test_request_threads_share_one_redis_pool_for_the_cache() -> None:
         t.join()
     assert len({id(p) for p in pools}) == 1
     assert SharedConnectionPool.from_url("redis://127.0.0.1:6379/8") is not pools[0]
+
+
+# The site over Unix sockets (docs/operations.md): what its own PostgreSQL connection reports
+# and the outage probe's fresh one; a task queued (the broker), a cache entry and a
+# channel-layer message over Redis's.
+POSTGRES_PROBE = """
+from django.db import connection
+from colorado.outage import database_answers
+with connection.cursor() as cursor:
+    cursor.execute("SELECT inet_client_addr() IS NULL, current_setting('plan_cache_mode')")
+    print(cursor.fetchone(), database_answers())
+"""
+REDIS_PROBE = """
+import asyncio
+from channels.layers import get_channel_layer
+from django.core.cache import cache
+from colorado.celery import app
+app.send_task("colorado.probe")
+cache.set("probe", 7)
+async def layer():
+    channels = get_channel_layer()
+    name = await channels.new_channel()
+    await channels.send(name, {"type": "probe"})
+    return (await channels.receive(name))["type"]
+print(cache.get("probe"), asyncio.run(layer()))
+"""
+
+
+def _last_line(result: subprocess.CompletedProcess[str]) -> list[str]:
+    """What a ``manage.py shell -c`` probe printed last (after the shell's own banner)."""
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout.strip().splitlines()[-1:]
+
+
+@pytest.mark.postgres
+def test_the_site_reaches_postgresql_over_its_unix_socket(tmp_path: Path) -> None:
+    with private_postgres() as server:
+        url = f"postgres://postgres@{quote(str(server.folder), safe='')}:{server.port}/postgres"
+        result = _manage(["shell", "-c", POSTGRES_PROBE], {"DATABASE_URL": url}, tmp_path)
+    # Over the socket (no client address), with the site's startup options, and the outage
+    # probe (colorado.outage) reaches the same server the same way.
+    assert _last_line(result) == ["(True, 'force_generic_plan') True"]
+
+
+@pytest.mark.redis
+def test_the_site_queues_caches_and_broadcasts_over_a_redis_unix_socket(tmp_path: Path) -> None:
+    with private_redis() as server:
+        url = f"unix://{server.socket_path}?db=3"
+        result = _manage(["shell", "-c", REDIS_PROBE], {"REDIS_URL": url}, tmp_path)
+        assert _last_line(result) == ["7 probe"]
+        queued = redis.Redis(unix_socket_path=str(server.socket_path), db=3).llen("celery")
+    assert queued == 1  # the task is waiting in the broker's queue, in the URL's database
