@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from games import jsontext
 from games.bots import level_of
 from games.engine import get_rules
+from games.engine import views as engine_views
 from games.engine.replay import replay
 from games.models import ChatMessage, Game, Invitation, Move, Seat, SeatHandover
 from games.snapshots import engine_for, load_state
@@ -184,9 +185,11 @@ def _document(
     mine: Seat | None,
     state: Any = None,
     summary: dict[str, Any] | None = None,
+    view: dict[str, Any] | None = None,
 ) -> dict:
     # ``summary``: the game's ``game_summary``, built once for the documents of one move
     # (a copy of its top level per document; its values are shared and never changed).
+    # ``view``: this seat's view of ``state``, built with the other seats' (``move_frames``).
     doc = dict(summary) if summary is not None else game_summary(game=game, seats=seats)
     my_seat = mine.seat if mine is not None else None
     doc["my_seat"] = my_seat
@@ -195,7 +198,7 @@ def _document(
     if game.state is not None:
         engine = engine_for(game)
         state = state if state is not None else load_state(game)
-        doc["view"] = engine.view(state, my_seat)
+        doc["view"] = view if view is not None else engine.view(state, my_seat)
         if my_seat is not None and game.status == Game.Status.RUNNING and not mine.is_out:  # type: ignore[union-attr]
             doc["legal_actions"] = engine.legal_actions(state, my_seat)
         doc["decision_version"] = mine.decision_version if mine is not None else None
@@ -220,14 +223,19 @@ def move_frames(*, game: Game, move: Move, state: Any) -> dict[int | None, dict[
     summary = game_summary(game=game, seats=seats)
     frames: dict[int | None, dict[str, Any]] = {}
     documents: dict[int | None, dict[str, Any]] = {}
-    for mine in [*(s for s in seats if s.seat is not None), None]:
-        number = mine.seat if mine is not None else None
+    holders = [*(s for s in seats if s.seat is not None), None]
+    numbers = [mine.seat if mine is not None else None for mine in holders]
+    views: dict[int | None, dict[str, Any]] = {}
+    if game.state is not None:  # every seat's view at once: the public part built once
+        state = state if state is not None else load_state(game)
+        views = engine_views(engine_for(game), state, numbers)
+    for mine, number in zip(holders, numbers, strict=True):
         events = [
             _entry(e, version=move.version, at=move.created_at, actor=move.actor)
             for e in move.events
             if _visible(e, number)
         ]
-        documents[number] = _document(game, seats, mine, state, summary)
+        documents[number] = _document(game, seats, mine, state, summary, views.get(number))
         frames[number] = socket_frame(documents[number], events)
     # The mover's answer is one of these documents (games.move_answer): built once.
     game._move_documents = documents  # type: ignore[attr-defined]

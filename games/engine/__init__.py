@@ -26,6 +26,7 @@ __all__ = [
     "Determinising",
     "Generator",
     "IllegalAction",
+    "ManyViews",
     "OptionSpec",
     "Rules",
     "get_rules",
@@ -33,6 +34,7 @@ __all__ = [
     "title_slugs",
     "unregister",
     "validate_options",
+    "views",
 ]
 
 TITLE_PACKAGES: tuple[str, ...] = ("colorado_county", "la_conquista_del_oeste")
@@ -113,6 +115,31 @@ class Rules(Protocol):
     def dump(self, state: Any) -> dict[str, Any]: ...
 
     def load(self, data: Mapping[str, Any]) -> Any: ...
+
+
+@runtime_checkable
+class ManyViews(Protocol):
+    """The optional hook a title adds to its ``Rules`` when it can build several seats'
+    views of one state for less than one ``view`` each (the public part once): ``views``
+    returns ``{seat: view(state, seat)}`` for ``seats`` (``None``: the spectators'), equal
+    to ``view``'s one by one. Callers treat the views as read-only: they may share their
+    public members."""
+
+    def views(
+        self, state: Any, seats: Sequence[int | None]
+    ) -> dict[int | None, dict[str, Any]]: ...
+
+
+def views(
+    rules: Rules, state: Any, seats: Sequence[int | None]
+) -> dict[int | None, dict[str, Any]]:
+    """Each of ``seats``' view of ``state`` (``None``: the spectators'), as ``rules.view``
+    gives it: through the title's ``ManyViews`` hook when it has one (after a move the
+    server builds every seat's frame at once), else one ``view`` per seat."""
+    many = getattr(rules, "views", None)  # the hook (``ManyViews``), without a protocol check
+    if many is not None:
+        return many(state, seats)  # type: ignore[no-any-return]
+    return {seat: rules.view(state, seat) for seat in seats}
 
 
 class Generator(Protocol):

@@ -15,6 +15,7 @@ from games.engine import (
     title_slugs,
     unregister,
     validate_options,
+    views,
 )
 from games.engine.bots import bot_names
 from tests.tiny_title import TinyDuel, registered
@@ -103,3 +104,15 @@ def test_every_title_carries_consistent_metadata(tiny: TinyDuel, slug: str) -> N
         assert isinstance(action_type, str)
         assert isinstance(reveal, str)
     validate_options(slug, None)  # the defaults are valid choices
+
+
+def test_views_of_a_title_without_the_hook_are_its_views_one_by_one(tiny: TinyDuel) -> None:
+    """``games.engine.views`` works for every title: one that has no ``views`` of its own
+    (``ManyViews``) gets ``view`` seat by seat."""
+    assert not hasattr(tiny, "views")
+    state = tiny.setup(2, 7)
+    assert views(tiny, state, [1, None, 0]) == {
+        1: tiny.view(state, 1),
+        None: tiny.view(state, None),
+        0: tiny.view(state, 0),
+    }

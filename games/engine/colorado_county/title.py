@@ -119,6 +119,11 @@ class ColoradoCountyRules:
             raise ValueError(f"seat must be None or 0..{s.n - 1}")
         return views.view(s, seat)
 
+    def views(self, state: Any, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
+        """``{seat: self.view(state, seat)}`` for ``seats``, the public part built once
+        (``games.engine.views``)."""
+        return views.views(_state(state), list(seats))
+
     def query(self, state: Any, seat: int, name: str, args: Mapping[str, Any]) -> Any:
         """Read-only extras: ``claim_preview`` (see ``queries``)."""
         return queries.query(_state(state), seat, name, args)

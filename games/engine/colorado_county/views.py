@@ -328,6 +328,31 @@ def view(s: State, seat: int | None) -> dict[str, Any]:
     return out
 
 
+def views(s: State, seats: list[int | None]) -> dict[int | None, dict[str, Any]]:
+    """``{seat: view(s, seat)}`` for each of ``seats`` (``None``: the spectators' view),
+    equal to ``view``'s one by one, the public part built once: each seat's view is a
+    shallow copy of the public one with the seat's own ``sale``, ``seat``, ``hand`` and
+    ``my_bid``. The views share their public members (the board, the players, ...):
+    callers treat views as read-only."""
+    public = view(s, None)
+    bidding = s.phase == "bid"
+    out: dict[int | None, dict[str, Any]] = {}
+    for seat in seats:
+        if seat is None:
+            out[None] = public
+            continue
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < s.n:
+            raise ValueError(f"seat must be None or 0..{s.n - 1}")
+        own = dict(public)
+        own["sale"] = sale_view(s, seat)
+        own["seat"] = seat
+        own["hand"] = board.bits(s.hands[seat])
+        bid = s.bids[seat] if bidding else None
+        own["my_bid"] = board.bits(bid) if bid is not None else None
+        out[seat] = own
+    return out
+
+
 def sale_view(s: State, seat: int | None) -> dict[str, Any] | None:
     sale = s.sale
     if sale is None:

@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from games.engine import IllegalAction
+from games.engine import IllegalAction, views
 from games.engine.colorado_county import board
 from games.engine.colorado_county.state import State
 from tests.engine.colorado_county.helpers import G, check_invariants, random_move, rng
@@ -240,3 +240,22 @@ def test_replay_from_the_seed_reproduces_every_view(
     for (seat, act), expected in zip(log, views, strict=True):
         r, events = G.apply(r, seat, act)
         assert (G.view(r, None), G.view(r, seat), events) == expected
+
+
+@SETTINGS
+@given(n=st.integers(2, 4), seed=st.integers(0, 2**40), options=OPTIONS, steps=st.integers(1, 300))
+def test_views_of_every_seat_at_once_are_each_seats_own_view(
+    n: int, seed: int, options: dict[str, str], steps: int
+) -> None:
+    """CC-11, CC-12: the views the server builds at once after a move (``views``, the
+    public part built once) are exactly ``view``'s, seat by seat, down to the JSON text: no
+    seat gets another's hand, bid or sale answer, and the spectators get none."""
+    seats: list[int | None] = [*range(n), None]
+    for i, (s, _, _) in enumerate(playout(n, seed, options, steps, sell=0.1)):
+        if i % 2 and s.sale is None and s.phase != "bid":
+            continue
+        many = G.views(s, seats)
+        assert list(many) == seats
+        for seat in seats:
+            assert json.dumps(many[seat]) == json.dumps(G.view(s, seat))
+        assert views(G, s, [None, 0]) == {None: G.view(s, None), 0: G.view(s, 0)}
