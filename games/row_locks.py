@@ -13,13 +13,18 @@ from typing import Any, TypeVar
 
 from django.db import connection
 from django.db.models import Field, Model
+from django.db.models.base import ModelState
 from django.db.models.expressions import Col
+from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
+from django.db.models.query_utils import DeferredAttribute
+from django.db.models.signals import post_init, pre_init
 
 from games import pgvalues, rows
 
 M = TypeVar("M", bound=Model)
 
 Converter = Callable[[Any, Any, Any], Any]
+_PLAIN_ATTRIBUTES = (DeferredAttribute, ForeignKeyDeferredAttribute)
 
 
 class _Shape:
@@ -31,6 +36,13 @@ class _Shape:
         self.attnames = [f.attname for f in self.fields]
         self.select = ", ".join(
             f"{alias}.{connection.ops.quote_name(f.column)}" for f in self.fields
+        )
+        # Built without ``__init__`` (``build``) unless the model makes its own instances
+        # or a field's attribute is not Django's plain one.
+        self.plain = (
+            model.__init__ is Model.__init__
+            and model.from_db.__func__ is Model.from_db.__func__  # type: ignore[attr-defined]
+            and all(type(getattr(model, name, None)) in _PLAIN_ATTRIBUTES for name in self.attnames)
         )
         self.converters: list[tuple[int, list[Converter], Col]] = []
         for i, field in enumerate(self.fields):
@@ -52,6 +64,17 @@ class _Shape:
             for convert in converters:
                 value = convert(value, expression, db)
             values[i] = value
+        if self.plain and not pre_init.receivers and not post_init.receivers:
+            # What ``from_db`` makes of a full row, without ``Model.__init__``'s generic
+            # work: 3-4 µs an instance instead of 9-13 (measured), and a move builds ten.
+            # On a new instance the plain attributes' setters store the value and nothing
+            # else, and no receiver listens for the signals ``__init__`` would send.
+            instance: Any = object.__new__(self.model)
+            instance.__dict__.update(zip(self.attnames, values, strict=True))
+            state = instance._state = ModelState()
+            state.adding = False
+            state.db = db.alias
+            return instance
         return self.model.from_db(db.alias, self.attnames, values)
 
 

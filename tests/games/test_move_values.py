@@ -73,3 +73,36 @@ def _columns(row: Model) -> dict[str, tuple[type, object, object]]:
     return {
         name: (type(value), value, getattr(value, "tzinfo", None)) for name, value in values.items()
     }
+
+
+def test_rows_locked_on_the_move_path_are_instances_django_would_have_made(
+    make_user: Callable[..., User],
+) -> None:
+    """``row_locks`` builds its instances without ``Model.__init__``: they are saved as
+    existing rows, compare equal to Django's, and a ``post_init`` receiver, once there is
+    one, sees every instance again (then they go through ``from_db``)."""
+    from django.db.models.signals import post_init
+
+    game = _game(make_user)
+    with transaction.atomic():
+        locked, seats, _applied = moves._lock_move_rows(game.pk, None, user=None, seat=None)
+    assert seats is not None
+    assert (locked._state.adding, locked._state.db) == (False, "default")
+    assert locked == Game.objects.get(pk=game.pk)
+    assert seats[0].user == User.objects.get(pk=seats[0].user_id)
+    seats[1].user.display_name = "Renamed"
+    seats[1].user.save(update_fields=["display_name"])  # an UPDATE: the row exists
+    assert User.objects.get(pk=seats[1].user_id).display_name == "Renamed"
+    seen: list[Model] = []
+
+    def receiver(sender: type[Model], instance: Model, **kwargs: object) -> None:
+        seen.append(instance)
+
+    post_init.connect(receiver, sender=Seat)
+    try:
+        with transaction.atomic():
+            _game_row, seats, _applied = moves._lock_move_rows(game.pk, None, user=None, seat=None)
+    finally:
+        post_init.disconnect(receiver, sender=Seat)
+    assert seats is not None
+    assert [s.pk for s in seen] == [s.pk for s in seats]
