@@ -6,7 +6,6 @@ operation's own error statuses are declared for the schema with ``errors(...)``.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -16,7 +15,7 @@ from ninja import Field, Query, Router, Schema, Status
 
 from colorado.api import ApiError, errors, optional_auth, signed_in
 from colorado.throttling import AnonymousRateThrottle, UserRateThrottle
-from games import db_threads, jsontext, move_answer, selectors, services
+from games import jsontext, move_answer, move_queue, selectors, services
 from games.bots import level_rows
 from games.engine import title_slugs
 from games.errors import BadRequest, Conflict, NotFound, StaleVersion, watch_refused
@@ -189,15 +188,14 @@ def submit_action(request: HttpRequest, game_id: int, payload: SubmitAction) -> 
     (only accepted moves are kept, so a refused one is simply tried again). The game's
     socket takes the same action as ``{"type": "action", "action", "version",
     "client_id"}`` and answers the same (api.md, "Moves over the socket")."""
-    status, body = db_threads.call(
-        functools.partial(
-            move_answer.answer,
-            game_id=game_id,
+    status, body = move_queue.call(
+        game_id,
+        move_answer.Sent(
             user=_user(request),
             action=payload.action,
             version=payload.version,
             client_id=payload.client_id,
-        )
+        ),
     )
     if status != 200:
         raise ApiError(status, **body)

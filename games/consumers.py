@@ -20,7 +20,8 @@ its group, ``game-<id>``. Frames are ``{"type": "game", "version", "status", "my
 * a player moves with ``{"type": "action", "action" (or the page's "form"), "version",
   "client_id"}`` and gets ``{"type": "answer", "client_id", "status", "body"}``: what
   ``POST /api/games/<id>/actions`` answers, from the same service (``games.move_answer``),
-  run in the process's database threads (``games.db_threads``);
+  run in the process's database threads (``games.db_threads``), a game's moves that wait
+  there together made in one transaction (``games.move_queue``);
 * group messages are not kept (Redis Pub/Sub): one sent while the channel layer was down is
   lost. So every ``SOCKET_RESYNC_SECONDS`` each server process reads the versions of the
   games its sockets show, in one query, and a socket that is behind and got nothing for a
@@ -48,7 +49,7 @@ from django.db import InterfaceError, OperationalError
 from django.utils.translation import gettext as _
 
 from colorado.throttling import UserRateThrottle
-from games import db_threads, jsontext, move_answer, selectors, services
+from games import db_threads, jsontext, move_answer, move_queue, selectors, services
 from games.models import ChatMessage, Game
 from games.seen import seen_marks
 from games.services import frame_key, group_name
@@ -94,21 +95,6 @@ def _load(game_id: int, user: Any) -> tuple[Any, bool, int | None]:
         return None, False, None
     mine = selectors.seat_for_user(game=game, user=user)
     return game, selectors.can_watch(game=game, user=user), mine.seat if mine else None
-
-
-def _answer(
-    game_id: int, user: Any, title: str, message: dict[str, Any]
-) -> tuple[int, dict[str, Any]]:
-
-    return move_answer.answer(
-        game_id=game_id,
-        user=user,
-        action=message.get("action"),
-        version=message.get("version"),
-        client_id=message.get("client_id"),
-        form=message.get("form"),
-        title=title,
-    )
 
 
 #: The same per-player allowance as the HTTP endpoint's, counted in the same bucket.
@@ -332,7 +318,17 @@ class GameConsumer(AsyncWebsocketConsumer):
                 },
             )
         else:
-            status, body = await database(_answer, self.game_id, self.user, self.title, message)
+            status, body = await move_queue.run(
+                self.game_id,
+                move_answer.Sent(
+                    user=self.user,
+                    action=message.get("action"),
+                    version=message.get("version"),
+                    client_id=client_id,
+                    form=message.get("form"),
+                    title=self.title,
+                ),
+            )
         text = jsontext.dumps(
             {
                 "type": "answer",

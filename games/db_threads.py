@@ -65,25 +65,41 @@ def executor() -> ThreadPoolExecutor:
         return _executor
 
 
-def _job(fn: Callable[..., T], *args: Any) -> T:
+def job(fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)`` as a database thread's job: old connections closed first, a broken kept
+    connection tried again once (``retried``), the connection back to the pool after."""
     close_old_connections()
     try:
-        try:
-            return fn(*args)
-        except (InterfaceError, OperationalError):
-            if connection.in_atomic_block:
-                raise
-            connection.close()  # a broken kept connection: reconnect once
-            return fn(*args)
+        return retried(fn, *args)
     finally:
         if _pooled():
             connection.close()  # back to the pool
 
 
+def retried(fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)``; when it fails on a broken connection outside a transaction, once more
+    on a new one."""
+    try:
+        return fn(*args)
+    except (InterfaceError, OperationalError):
+        if connection.in_atomic_block:
+            raise
+        connection.close()  # a broken kept connection: reconnect once
+        return fn(*args)
+
+
 async def run(fn: Callable[..., T], *args: Any) -> T:
     """``fn(*args)`` (database work) in a database thread, from async code."""
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(executor(), functools.partial(_job, fn, *args))
+    return await loop.run_in_executor(executor(), functools.partial(job, fn, *args))
+
+
+def release() -> None:
+    """Before a request's thread waits for a database thread: hand its connection back to
+    the pool. A request thread waiting with a connection while the database threads wait
+    for one would deadlock the pool."""
+    if _pooled():
+        connection.close()
 
 
 def call(fn: Callable[..., T], *args: Any) -> T:
@@ -91,11 +107,8 @@ def call(fn: Callable[..., T], *args: Any) -> T:
     caller waits. Inside a transaction, in the caller's own thread."""
     if connection.in_atomic_block:
         return fn(*args)
-    if _pooled():
-        # Hand this thread's connection back first: a request thread waiting here with a
-        # connection while the database threads wait for one would deadlock the pool.
-        connection.close()
-    return executor().submit(_job, fn, *args).result()
+    release()
+    return executor().submit(job, fn, *args).result()
 
 
 def writing(fn: Callable[..., T], *args: Any) -> T:

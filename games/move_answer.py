@@ -10,6 +10,9 @@ current document in ``current``). The work runs in a database thread
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -35,12 +38,6 @@ def _document(game: Game, user: Any) -> Json:
     return selectors.game_document(game=game, user=user)
 
 
-def _submit(game_id: int, user: Any, action: Any, version: Any, client_id: Any) -> Game:
-    return moves.action_submit(
-        game_id=game_id, user=user, action=action, version=version, client_id=client_id
-    )
-
-
 def action_from_form(title: str, form: Any) -> dict[str, Any]:
     """The action a page's form makes (``{field: [values]}``, as the browser would post
     it), read by the title's web side as the page's form post is
@@ -59,6 +56,19 @@ def action_from_form(title: str, form: Any) -> dict[str, Any]:
         raise BadRequest("; ".join(exc.messages)) from None
 
 
+@dataclass(frozen=True)
+class Sent:
+    """One move as a surface received it: ``action``, or a page's ``form`` with the game's
+    ``title``."""
+
+    user: Any
+    action: Any
+    version: Any
+    client_id: Any
+    form: Any = None
+    title: str | None = None
+
+
 def answer(
     *,
     game_id: int,
@@ -72,20 +82,61 @@ def answer(
     """``(200, document)`` or ``(error status, error body)``; call from a database thread
     (``db_threads.run``/``call``). With ``form`` (and the game's ``title``) instead of
     ``action``: a page's form, read as the page's form post is (``action_from_form``)."""
-    if user is None or not getattr(user, "is_authenticated", False):
-        exc: GameError = NotSignedIn()
-        return exc.status, error_body(exc)
-    try:
-        if action is None and form is not None and title is not None:
-            action = action_from_form(title, form)
-        game = db_threads.writing(_submit, game_id, user, action, version, client_id)
-    except StaleVersion as exc:
-        current = selectors.current_document(game_id=game_id, user=user, locked=exc.game)
-        return exc.status, error_body(exc, current=current)
-    except GameError as exc:
-        return exc.status, error_body(exc)
+    (only,) = answers(game_id, [Sent(user, action, version, client_id, form, title)])
+    return only
+
+
+def answers(game_id: int, sent: Sequence[Sent]) -> list[tuple[int, Json]]:
+    """``answer`` for each of ``sent``, moves at the same game, applied in their order in
+    one transaction (``moves.actions_submit``; ``games.move_queue`` gathers them). Each
+    gets its own answer: its refusal, or the caller's document after the last of them with
+    the version its own move made."""
+    out: list[tuple[int, Json] | None] = [None] * len(sent)
+    requests: list[moves.MoveRequest] = []
+    places: list[int] = []
+    for i, item in enumerate(sent):
+        try:
+            if item.user is None or not getattr(item.user, "is_authenticated", False):
+                raise NotSignedIn()
+            action = item.action
+            if action is None and item.form is not None and item.title is not None:
+                action = action_from_form(item.title, item.form)
+            request = moves.MoveRequest(action, item.user, None, item.version, item.client_id)
+            moves.check_request(request)
+        except GameError as exc:
+            out[i] = exc.status, error_body(exc)
+            continue
+        requests.append(request)
+        places.append(i)
+    if requests:
+        game: Game | None = None
+        outcomes: list[moves.Outcome]
+        try:
+            game, outcomes = db_threads.writing(
+                functools.partial(moves.actions_submit, game_id=game_id, requests=requests)
+            )
+        except GameError as exc:
+            outcomes = [exc] * len(requests)
+        for i, request, outcome in zip(places, requests, outcomes, strict=True):
+            out[i] = _answer_one(game, game_id, request.user, outcome)
+    return [o for o in out if o is not None]
+
+
+def _answer_one(game: Any, game_id: int, user: Any, outcome: moves.Outcome) -> tuple[int, Json]:
+    """One request's answer. ``game`` is the batch's, there whenever a move went through."""
+    if isinstance(outcome, StaleVersion):
+        # The document the batch's frames were built from when it made moves, else built.
+        current = (
+            _document(outcome.game, user)
+            if outcome.game is not None
+            else selectors.current_document(game_id=game_id, user=user, locked=None)
+        )
+        return outcome.status, error_body(outcome, current=current)
+    if isinstance(outcome, GameError):
+        return outcome.status, error_body(outcome)
+    applied_version, replayed = outcome
     return 200, {
         **_document(game, user),
-        "applied_version": getattr(game, "applied_version", None),
-        "replayed": getattr(game, "replayed", False),
+        "applied_version": applied_version,
+        "replayed": replayed,
     }

@@ -12,7 +12,7 @@ usual model instances with the usual Python values on PostgreSQL and SQLite alik
 
 Only the shapes the move path needs: insert a row, update some fields of rows (a move's
 all in one statement on PostgreSQL: ``collecting``), raise a counter that never moves back,
-read one field of a row.
+read one field of a row, read some fields of the rows whose field is one of some values.
 """
 
 from __future__ import annotations
@@ -304,3 +304,26 @@ def first_value(model: type[Model], name: str, **equal: Any) -> Any:
         )
         found = cursor.fetchone()
     return None if found is None else found[0]
+
+
+def values_in(
+    model: type[Model], names: Sequence[str], name: str, among: Sequence[Any], **equal: Any
+) -> list[tuple[Any, ...]]:
+    """The fields ``names`` of the rows of ``model`` whose field ``name`` is one of ``among``
+    and whose other fields have these values (``field=value``, foreign keys by their id):
+    one statement, no ORM query."""
+    if not among:
+        return []
+    terms, params = _equals(model, equal)
+    column = column_name(model, name)
+    marks = ", ".join(["%s"] * len(among))
+    selected = ", ".join(column_name(model, n) for n in names)
+    field: Any = model._meta.get_field(name)
+    prepared = [pgvalues.prep_save(field, value, thread_connection()) for value in among]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {selected} FROM {table_name(model)} "
+            f"WHERE {' AND '.join(terms)} AND {column} IN ({marks})",
+            [*params, *prepared],
+        )
+        return [tuple(row) for row in cursor.fetchall()]

@@ -9,6 +9,7 @@ Sealed bid rows and the seed are never read here except the seed of a finished g
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -214,9 +215,12 @@ def socket_frame(doc: dict[str, Any], events: list[dict[str, Any]]) -> dict[str,
     return {"type": "game", **{k: doc[k] for k in FRAME_KEYS}, "events": events}
 
 
-def move_frames(*, game: Game, move: Move, state: Any) -> dict[int | None, dict[str, Any]]:
+def move_frames(
+    *, game: Game, moves: Sequence[Move], state: Any
+) -> dict[int | None, dict[str, Any]]:
     """The socket frame of every seat (by seat number) and of spectators (``None``) right
-    after ``move``, built from what the move's transaction holds in memory (game, seats with
+    after ``moves`` (one move, or a batch of them in order: the frame carries the events
+    of each), built from what the move's transaction holds in memory (game, seats with
     their users, the new state): no query. Each frame carries only what
     ``game_document``/``game_log`` give that seat; each socket passes on its own seat's."""
     seats = _seats(game)
@@ -232,6 +236,7 @@ def move_frames(*, game: Game, move: Move, state: Any) -> dict[int | None, dict[
     for mine, number in zip(holders, numbers, strict=True):
         events = [
             _entry(e, version=move.version, at=move.created_at, actor=move.actor)
+            for move in moves
             for e in move.events
             if _visible(e, number)
         ]

@@ -19,7 +19,7 @@ import hashlib
 import logging
 import random
 import secrets
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django.db import transaction
@@ -132,22 +132,23 @@ def _broadcast(game_id: int, message: dict[str, Any]) -> None:
         _layer_failed("broadcast", game_id, exc)
 
 
-def _send_frames(game: Game, move: Move, state: Any) -> None:
-    """After a committed move: one ``game.frame`` message to the game's group carrying each
-    seat's frame and the spectators' (``frame_key``), built once here from memory instead of
-    once per socket from the database. It stays inside the server (channel layer); each
-    socket sends on the entry of its own seat only, and a socket that missed a version reads
-    its own document instead (``since``)."""
-    game_id, version = int(game.pk), int(move.version)
+def _send_frames(game: Game, moves: Sequence[Move], state: Any) -> None:
+    """After committed moves (one, or a batch of ``moves.actions_submit``): one
+    ``game.frame`` message to the game's group carrying each seat's frame and the
+    spectators' (``frame_key``), built once here from memory instead of once per socket
+    from the database. It stays inside the server (channel layer); each socket sends on the
+    entry of its own seat only, and a socket that missed a version reads its own document
+    instead (``since``: the version before the first of the moves)."""
+    game_id, version = int(game.pk), int(moves[-1].version)
     try:
-        frames = move_frames(game=game, move=move, state=state)
+        frames = move_frames(game=game, moves=moves, state=state)
         group_send(
             group_name(game_id),
             {
                 "type": "game.frame",
                 "game_id": game_id,
                 "version": version,
-                "since": version - 1,
+                "since": int(moves[0].version) - 1,
                 "to_act": list(game.to_act),
                 "frames": {frame_key(seat): text for seat, text in frames_json(frames).items()},
             },
@@ -161,18 +162,18 @@ def after_change(
     *,
     bot_due: bool,
     state: Any = None,
-    move: Move | None = None,
+    moves: Sequence[Move] = (),
     refresh: bool = False,
 ) -> None:
-    """Schedule what follows a committed change: remember the state, tell the sockets (a
-    move: its frames; anything else: "read your document again" — with ``refresh`` even at
+    """Schedule what follows a committed change: remember the state, tell the sockets
+    (moves: their frames; anything else: "read your document again" — with ``refresh`` even at
     the version they show, for changes that keep the version, like a seat handed to a
     bot), wake the bot task."""
     game_id, version = int(game.pk), int(game.version)
     if state is not None:
         transaction.on_commit(lambda: remember_state(game, state, version=version))
-    if move is not None and state is not None:
-        transaction.on_commit(lambda: _send_frames(game, move, state))
+    if moves and state is not None:
+        transaction.on_commit(lambda: _send_frames(game, moves, state))
     else:
         game_update_announce(game_id=game_id, version=version, refresh=refresh)
     if bot_due:

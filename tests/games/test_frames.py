@@ -275,7 +275,7 @@ def test_frames_shared_json_is_each_frame_exactly(
             version=doc["version"],
         )
         move = game.moves.order_by("-version").first()  # type: ignore[attr-defined]
-        frames = selectors.move_frames(game=game, move=move, state=load_state(game))
+        frames = selectors.move_frames(game=game, moves=[move], state=load_state(game))
         texts = selectors.frames_json(frames)
         assert texts.keys() == frames.keys()
         for number, frame in frames.items():

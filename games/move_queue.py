@@ -1,0 +1,101 @@
+"""Moves at the same game that wait for a database thread together are made together.
+
+A process's moves wait in its database threads' queue (``games.db_threads``) while the
+cores are busy. Moves of one game that wait there at the same time — a table's
+simultaneous bids, sent within milliseconds of each other — would each take a thread,
+then wait in turn for the game's lock, and each would lock, write, commit and send every
+seat a frame. Here a game's waiting moves are one job instead: the first move queues it,
+the moves that come before a thread takes it up join it, and the thread makes them in one
+transaction (``move_answer.answers``, ``moves.actions_submit``): one lock, one write, one
+commit, one set of frames. Each move still gets its own answer, as if they had come one
+after the other in the order they arrived.
+
+While a game's job runs, the game's next moves wait for it in the next job (at most one
+job of a game runs in a process): a thread never waits on the lock of a game this process
+is already moving. A lone move is a job of one, made as before. Nothing here outlives the
+process: a move that was waiting when the process died had no answer, and its client sends
+it again with the same client id (``docs/server.md``, "Moves over the socket").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import connection
+
+from games import db_threads, move_answer
+
+Answer = tuple[int, dict[str, Any]]
+
+
+@dataclass
+class _Job:
+    sent: list[move_answer.Sent] = field(default_factory=list)
+    futures: list[Future[Answer]] = field(default_factory=list)
+
+
+_lock = threading.Lock()
+_waiting: dict[int, _Job] = {}
+_running: set[int] = set()
+
+
+def submit(game_id: int, sent: move_answer.Sent) -> Future[Answer]:
+    """Queue ``sent`` for the game's next job (starting one if none waits); the future
+    holds its answer."""
+    future: Future[Answer] = Future()
+    with _lock:
+        job = _waiting.get(game_id)
+        start = job is None and game_id not in _running
+        if job is None:
+            job = _waiting[game_id] = _Job()
+        job.sent.append(sent)
+        job.futures.append(future)
+    if start:
+        _start(game_id)
+    return future
+
+
+def _start(game_id: int) -> None:
+    db_threads.executor().submit(db_threads.job, _run, game_id)
+
+
+def _run(game_id: int) -> None:
+    """In a database thread: the game's waiting moves, then the next job if more came."""
+    with _lock:
+        job = _waiting.pop(game_id, None)
+        if job is None:
+            return
+        _running.add(game_id)
+    try:
+        answers = db_threads.retried(move_answer.answers, game_id, job.sent)
+    except BaseException as exc:
+        for future in job.futures:
+            future.set_exception(exc)
+    else:
+        for future, answer in zip(job.futures, answers, strict=True):
+            future.set_result(answer)
+    finally:
+        with _lock:
+            _running.discard(game_id)
+            again = game_id in _waiting
+        if again:
+            _start(game_id)
+
+
+async def run(game_id: int, sent: move_answer.Sent) -> Answer:
+    """``sent``'s answer, from async code (the socket's consumer)."""
+    return await asyncio.wrap_future(submit(game_id, sent))
+
+
+def call(game_id: int, sent: move_answer.Sent) -> Answer:
+    """``sent``'s answer, from a request's thread (the HTTP endpoint), which waits. Inside a
+    transaction (a test wrapped in one), made alone in the caller's thread."""
+    if connection.in_atomic_block:
+        (only,) = move_answer.answers(game_id, [sent])
+        return only
+    db_threads.release()
+    return submit(game_id, sent).result()

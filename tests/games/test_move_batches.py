@@ -1,0 +1,219 @@
+"""Moves at the same game made together (``moves.actions_submit``, ``games.move_queue``): one
+transaction, one set of frames, and for each move the answer it would have had alone."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import connection
+
+from accounts.models import User
+from games import move_answer, move_queue, selectors, services
+from games.management.commands.replay_check import replay_problem
+from games.models import Game, Move
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _table(make_user: Callable[..., User], players: int = 4) -> tuple[Game, list[User]]:
+    """A running table (everyone bids first), and its people in seat order."""
+    users = [make_user() for _ in range(players)]
+    game = services.game_create(creator=users[0], players=players, options={"flags": "random"})
+    for user in users[1:]:
+        services.game_join(game_id=game.pk, user=user)
+    game.refresh_from_db()
+    by_seat = {s.user_id: s.seat for s in game.seats.all()}
+    return game, sorted(users, key=lambda u: by_seat[u.pk])
+
+
+def _bid(game: Game, user: User, take: int, client_id: str, version: int = 1) -> move_answer.Sent:
+    hand = selectors.game_document(game=game, user=user)["view"]["hand"]
+    action = {"type": "bid", "cowboys": hand[:take]}
+    return move_answer.Sent(user=user, action=action, version=version, client_id=client_id)
+
+
+@pytest.fixture
+def frames(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    """Every message the moves send to a game's group, once committed."""
+    sent: list[dict[str, Any]] = []
+    monkeypatch.setattr(services, "group_send", lambda group, message: sent.append(message))
+    return sent
+
+
+def test_three_bids_made_together_answer_as_if_one_after_the_other(
+    make_user: Callable[..., User], frames: list[dict[str, Any]]
+) -> None:
+    game, users = _table(make_user)
+    sent = [_bid(game, users[i], 1, f"b{i}") for i in range(3)]
+    answers = move_answer.answers(game.pk, sent)
+    assert [status for status, _body in answers] == [200, 200, 200]
+    assert [body["applied_version"] for _s, body in answers] == [2, 3, 4]
+    assert [body["replayed"] for _s, body in answers] == [False, False, False]
+    # Each mover sees the table after the last of them, from their own seat.
+    assert [(body["version"], body["my_seat"]) for _s, body in answers] == [(4, 0), (4, 1), (4, 2)]
+    made = list(Move.objects.filter(game=game).order_by("version"))
+    assert [(m.version, m.seat, m.client_id) for m in made] == [
+        (2, 0, "b0"),
+        (3, 1, "b1"),
+        (4, 2, "b2"),
+    ]
+    game.refresh_from_db()
+    assert (game.version, game.to_act) == (4, [3])
+    assert replay_problem(game) is None
+    # One set of frames for the three moves: it follows version 1 and carries each move's
+    # events, and a seat's frame never shows another seat's sealed bid.
+    (message,) = [m for m in frames if m.get("type") == "game.frame"]
+    assert (message["since"], message["version"]) == (1, 4)
+    seat3 = json.loads(message["frames"]["3"])
+    assert [e["version"] for e in seat3["events"]] == [2, 3, 4]
+    assert seat3["my_seat"] == 3
+    assert seat3["view"]["my_bid"] is None
+    assert "cowboys" not in json.dumps(seat3["events"])  # the sealed bids stay sealed
+    for number in ("0", "1", "2"):
+        own = json.loads(message["frames"][number])
+        assert own["view"]["my_bid"] == sent[int(number)].action["cowboys"]
+
+
+def test_a_refused_move_in_a_batch_writes_nothing_and_the_others_go_on(
+    make_user: Callable[..., User],
+) -> None:
+    game, users = _table(make_user)
+    outsider = make_user()
+    (before,) = move_answer.answers(game.pk, [_bid(game, users[1], 1, "earlier")])
+    assert before[1]["applied_version"] == 2
+    sent = [
+        _bid(game, users[0], 1, "first"),
+        _bid(game, users[0], 2, "first"),  # the same client id again: a retry of the first
+        _bid(game, users[1], 2, "earlier"),  # a retry of a move made before the batch
+        move_answer.Sent(users[1], {"type": "bid", "cowboys": [999]}, 2, "bad"),
+        _bid(game, users[2], 1, "old", version=0),  # older than the seat's decision
+        move_answer.Sent(outsider, {"type": "bid", "cowboys": []}, 1, "who"),
+        move_answer.Sent(users[3], {"type": "bid", "cowboys": []}, "one", "typo"),
+        _bid(game, users[3], 1, "last"),
+    ]
+    answers = move_answer.answers(game.pk, sent)
+    codes = [body.get("code") if status != 200 else status for status, body in answers]
+    assert codes == [
+        200,
+        200,
+        200,
+        "cowboy_not_held",
+        "stale_version",
+        "not_a_player",
+        "bad_version",
+        200,
+    ]
+    applied = [(body.get("applied_version"), body.get("replayed")) for _s, body in answers]
+    assert applied[:3] == [(3, False), (3, True), (2, True)]
+    assert applied[7] == (4, False)
+    assert answers[4][1]["current"]["version"] == 4  # the table as the batch left it
+    made = list(Move.objects.filter(game=game).order_by("version"))
+    assert [(m.version, m.seat, m.client_id) for m in made] == [
+        (2, 1, "earlier"),
+        (3, 0, "first"),
+        (4, 3, "last"),
+    ]
+    game.refresh_from_db()
+    assert game.version == 4
+    assert replay_problem(game) is None
+
+
+@pytest.mark.postgres
+def test_a_batch_locks_once_and_writes_once(make_user: Callable[..., User]) -> None:
+    game, users = _table(make_user)
+    sent = [_bid(game, users[i], 1, f"b{i}") for i in range(3)]
+    statements: list[str] = []
+
+    def record(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        statements.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(record):
+        answers = move_answer.answers(game.pk, sent)
+    assert [status for status, _body in answers] == [200, 200, 200]
+    assert sum("FOR UPDATE" in sql for sql in statements) == 1
+    assert sum(sql.startswith("WITH i0 AS (INSERT") for sql in statements) == 1
+
+
+def test_random_games_played_in_random_batches_replay_from_their_logs(
+    make_user: Callable[..., User],
+) -> None:
+    """Whole games where, at each step, every seat due sends one of its legal actions, and
+    random runs of those are made together: the log replays to the snapshot, versions go up
+    by one, and each accepted answer names its own move."""
+    rng = random.Random(17)  # noqa: S311
+    for _game in range(2):
+        game, users = _table(make_user, players=rng.choice([2, 3, 4]))
+        for _step in range(400):
+            game.refresh_from_db()
+            if game.status != Game.Status.RUNNING:
+                break
+            sent = []
+            for seat in game.to_act:
+                doc = selectors.game_document(game=game, user=users[seat])
+                if doc["legal_actions"]:
+                    action = rng.choice(doc["legal_actions"])
+                    cid = f"{game.version}-{seat}"
+                    sent.append(move_answer.Sent(users[seat], action, doc["version"], cid))
+            rng.shuffle(sent)
+            cut = rng.randint(1, len(sent))
+            for part in (sent[:cut], sent[cut:]):
+                if not part:
+                    continue
+                for item, (status, body) in zip(
+                    part, move_answer.answers(game.pk, part), strict=True
+                ):
+                    if status == 200:
+                        move = Move.objects.get(game=game, version=body["applied_version"])
+                        assert (move.client_id, move.action) == (item.client_id, item.action)
+                    else:
+                        assert body["code"] in {"stale_version", "game_over"}, body
+        game.refresh_from_db()
+        assert game.status == Game.Status.FINISHED
+        versions = list(Move.objects.filter(game=game).values_list("version", flat=True))
+        assert sorted(versions) == list(range(2, game.version + 1))
+        assert replay_problem(game) is None
+
+
+@pytest.mark.postgres
+def test_moves_that_wait_while_their_game_is_being_moved_are_made_together(
+    make_user: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With real database threads: while a game's first move is held in its transaction, the
+    next three wait, then go together in one job; another game's move is not held up."""
+    game, users = _table(make_user)
+    other, other_users = _table(make_user, players=2)
+    hold, held = threading.Event(), threading.Event()
+    batches: list[tuple[int, int]] = []
+    real = move_answer.answers
+
+    def watched(game_id: int, sent: list[move_answer.Sent]) -> list[Any]:
+        batches.append((game_id, len(sent)))
+        if len(batches) == 1:
+            held.set()
+            assert hold.wait(30)
+        return real(game_id, sent)
+
+    monkeypatch.setattr(move_answer, "answers", watched)
+    first = move_queue.submit(game.pk, _bid(game, users[0], 1, "b0"))
+    assert held.wait(30)
+    rest = [move_queue.submit(game.pk, _bid(game, users[i], 1, f"b{i}")) for i in (1, 2, 3)]
+    elsewhere = move_queue.submit(other.pk, _bid(other, other_users[0], 1, "o0"))
+    assert elsewhere.result(30)[0] == 200  # the held game does not hold another game up
+    hold.set()
+    answers = [first.result(30), *(f.result(30) for f in rest)]
+    assert [(status, body["applied_version"]) for status, body in answers] == [
+        (200, 2),
+        (200, 3),
+        (200, 4),
+        (200, 5),
+    ]
+    assert sorted(batches) == sorted([(game.pk, 1), (other.pk, 1), (game.pk, 3)])
+    game.refresh_from_db()
+    assert game.version == 5
+    assert replay_problem(game) is None
