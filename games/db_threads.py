@@ -67,25 +67,19 @@ def executor() -> ThreadPoolExecutor:
 
 def job(fn: Callable[..., T], *args: Any) -> T:
     """``fn(*args)`` as a database thread's job: old connections closed first, a broken kept
-    connection tried again once (``retried``), the connection back to the pool after."""
+    connection tried again once, the connection back to the pool after."""
     close_old_connections()
     try:
-        return retried(fn, *args)
+        try:
+            return fn(*args)
+        except (InterfaceError, OperationalError):
+            if connection.in_atomic_block:
+                raise
+            connection.close()  # a broken kept connection: reconnect once
+            return fn(*args)
     finally:
         if _pooled():
             connection.close()  # back to the pool
-
-
-def retried(fn: Callable[..., T], *args: Any) -> T:
-    """``fn(*args)``; when it fails on a broken connection outside a transaction, once more
-    on a new one."""
-    try:
-        return fn(*args)
-    except (InterfaceError, OperationalError):
-        if connection.in_atomic_block:
-            raise
-        connection.close()  # a broken kept connection: reconnect once
-        return fn(*args)
 
 
 async def run(fn: Callable[..., T], *args: Any) -> T:

@@ -60,24 +60,34 @@ def submit(game_id: int, sent: move_answer.Sent) -> Future[Answer]:
 
 
 def _start(game_id: int) -> None:
-    db_threads.executor().submit(db_threads.job, _run, game_id)
+    db_threads.executor().submit(_run, game_id)
 
 
 def _run(game_id: int) -> None:
-    """In a database thread: the game's waiting moves, then the next job if more came."""
+    """In a database thread: the game's waiting moves, then the next job if more came. A
+    move whose caller stopped waiting (its task cancelled) before the job began is not
+    made, as with any job not yet started; the others can no longer be cancelled. Every
+    future gets its answer or the job's error, whatever happens."""
     with _lock:
         job = _waiting.pop(game_id, None)
         if job is None:
             return
         _running.add(game_id)
     try:
-        answers = db_threads.retried(move_answer.answers, game_id, job.sent)
-    except BaseException as exc:
-        for future in job.futures:
-            future.set_exception(exc)
-    else:
-        for future, answer in zip(job.futures, answers, strict=True):
-            future.set_result(answer)
+        live = [
+            (sent, future)
+            for sent, future in zip(job.sent, job.futures, strict=True)
+            if future.set_running_or_notify_cancel()
+        ]
+        if live:
+            try:
+                answers = db_threads.job(move_answer.answers, game_id, [s for s, _f in live])
+            except BaseException as exc:
+                for _sent, future in live:
+                    future.set_exception(exc)
+            else:
+                for (_sent, future), answer in zip(live, answers, strict=True):
+                    future.set_result(answer)
     finally:
         with _lock:
             _running.discard(game_id)

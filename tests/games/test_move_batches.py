@@ -217,3 +217,36 @@ def test_moves_that_wait_while_their_game_is_being_moved_are_made_together(
     game.refresh_from_db()
     assert game.version == 5
     assert replay_problem(game) is None
+
+
+@pytest.mark.postgres
+def test_a_move_whose_caller_stopped_waiting_is_not_made_and_the_rest_are_answered(
+    make_user: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A socket's task cancelled (the page closed, the server stopping) while its move waits
+    in a job: that move is not made, and the job's other moves still get their answers."""
+    game, users = _table(make_user)
+    hold, held = threading.Event(), threading.Event()
+    real = move_answer.answers
+    calls: list[int] = []
+
+    def watched(game_id: int, sent: list[move_answer.Sent]) -> list[Any]:
+        calls.append(len(sent))
+        if len(calls) == 1:
+            held.set()
+            assert hold.wait(30)
+        return real(game_id, sent)
+
+    monkeypatch.setattr(move_answer, "answers", watched)
+    first = move_queue.submit(game.pk, _bid(game, users[0], 1, "b0"))
+    assert held.wait(30)
+    gone = move_queue.submit(game.pk, _bid(game, users[1], 1, "b1"))
+    kept = move_queue.submit(game.pk, _bid(game, users[2], 1, "b2"))
+    assert gone.cancel()
+    hold.set()
+    assert first.result(30)[1]["applied_version"] == 2
+    status, body = kept.result(30)
+    assert (status, body["applied_version"]) == (200, 3)
+    assert calls == [1, 1]
+    made = list(Move.objects.filter(game=game).values_list("seat", flat=True))
+    assert sorted(made) == [0, 2]
