@@ -180,32 +180,46 @@ def test_random_games_played_in_random_batches_replay_from_their_logs(
         assert replay_problem(game) is None
 
 
+class FirstJobHeld:
+    """``move_answer.answers`` watched: each job's game and size are recorded, and the first
+    job waits in its database thread (before its transaction) until ``release``."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.jobs: list[tuple[int, int]] = []
+        self.holding, self.released = threading.Event(), threading.Event()
+        real = move_answer.answers
+
+        def watched(game_id: int, sent: list[move_answer.Sent]) -> list[Any]:
+            self.jobs.append((game_id, len(sent)))
+            if len(self.jobs) == 1:
+                self.holding.set()
+                assert self.released.wait(30)
+            return real(game_id, sent)
+
+        monkeypatch.setattr(move_answer, "answers", watched)
+
+    def wait_until_held(self) -> None:
+        assert self.holding.wait(30)
+
+    def release(self) -> None:
+        self.released.set()
+
+
 @pytest.mark.postgres
 def test_moves_that_wait_while_their_game_is_being_moved_are_made_together(
     make_user: Callable[..., User], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """With real database threads: while a game's first move is held in its transaction, the
+    """With real database threads: while a game's first move is held in its database thread, the
     next three wait, then go together in one job; another game's move is not held up."""
     game, users = _table(make_user)
     other, other_users = _table(make_user, players=2)
-    hold, held = threading.Event(), threading.Event()
-    batches: list[tuple[int, int]] = []
-    real = move_answer.answers
-
-    def watched(game_id: int, sent: list[move_answer.Sent]) -> list[Any]:
-        batches.append((game_id, len(sent)))
-        if len(batches) == 1:
-            held.set()
-            assert hold.wait(30)
-        return real(game_id, sent)
-
-    monkeypatch.setattr(move_answer, "answers", watched)
+    held = FirstJobHeld(monkeypatch)
     first = move_queue.submit(game.pk, _bid(game, users[0], 1, "b0"))
-    assert held.wait(30)
+    held.wait_until_held()
     rest = [move_queue.submit(game.pk, _bid(game, users[i], 1, f"b{i}")) for i in (1, 2, 3)]
     elsewhere = move_queue.submit(other.pk, _bid(other, other_users[0], 1, "o0"))
     assert elsewhere.result(30)[0] == 200  # the held game does not hold another game up
-    hold.set()
+    held.release()
     answers = [first.result(30), *(f.result(30) for f in rest)]
     assert [(status, body["applied_version"]) for status, body in answers] == [
         (200, 2),
@@ -213,7 +227,7 @@ def test_moves_that_wait_while_their_game_is_being_moved_are_made_together(
         (200, 4),
         (200, 5),
     ]
-    assert sorted(batches) == sorted([(game.pk, 1), (other.pk, 1), (game.pk, 3)])
+    assert sorted(held.jobs) == sorted([(game.pk, 1), (other.pk, 1), (game.pk, 3)])
     game.refresh_from_db()
     assert game.version == 5
     assert replay_problem(game) is None
@@ -226,27 +240,16 @@ def test_a_move_whose_caller_stopped_waiting_is_not_made_and_the_rest_are_answer
     """A socket's task cancelled (the page closed, the server stopping) while its move waits
     in a job: that move is not made, and the job's other moves still get their answers."""
     game, users = _table(make_user)
-    hold, held = threading.Event(), threading.Event()
-    real = move_answer.answers
-    calls: list[int] = []
-
-    def watched(game_id: int, sent: list[move_answer.Sent]) -> list[Any]:
-        calls.append(len(sent))
-        if len(calls) == 1:
-            held.set()
-            assert hold.wait(30)
-        return real(game_id, sent)
-
-    monkeypatch.setattr(move_answer, "answers", watched)
+    held = FirstJobHeld(monkeypatch)
     first = move_queue.submit(game.pk, _bid(game, users[0], 1, "b0"))
-    assert held.wait(30)
+    held.wait_until_held()
     gone = move_queue.submit(game.pk, _bid(game, users[1], 1, "b1"))
     kept = move_queue.submit(game.pk, _bid(game, users[2], 1, "b2"))
     assert gone.cancel()
-    hold.set()
+    held.release()
     assert first.result(30)[1]["applied_version"] == 2
     status, body = kept.result(30)
     assert (status, body["applied_version"]) == (200, 3)
-    assert calls == [1, 1]
+    assert held.jobs == [(game.pk, 1), (game.pk, 1)]
     made = list(Move.objects.filter(game=game).values_list("seat", flat=True))
     assert sorted(made) == [0, 2]
