@@ -14,7 +14,7 @@ While a game's job runs, the game's next moves wait for it in the next job (at m
 job of a game runs in a process): a thread never waits on the lock of a game this process
 is already moving. A lone move is a job of one, made as before. Nothing here outlives the
 process: a move that was waiting when the process died had no answer, and its client sends
-it again with the same client id (``docs/server.md``, "Moves over the socket").
+it again with the same client id (``docs/server.md``, "Moves made together").
 """
 
 from __future__ import annotations
