@@ -2,9 +2,10 @@
 """The move path alone, without HTTP or sockets (not a timed test).
 
 Plays ``--games`` four-player games of random legal moves through
-``games.move_answer.answer`` (the service both the socket and the HTTP endpoint call: the
-move's transaction, the frames of every seat published to the channel layer, the mover's
-answer) in one thread, and prints per move: the calling thread's CPU time, the process's
+``games.move_answer.answer`` (one move of the service both the socket and the HTTP
+endpoint reach through ``games.move_queue``: the move's transaction, the frames of every
+seat published to the channel layer, the mover's answer) in one thread, and prints per
+move: the calling thread's CPU time, the process's
 (the publish runs in the channel layer's sender thread), the wall time, and the SQL
 statements sent through Django in the calling thread (``BEGIN`` and ``COMMIT`` not
 counted). CPU time is much less sensitive to other work on the machine than a rate, so two

@@ -1,11 +1,13 @@
 """A player's action and its answer, the same on every surface.
 
 ``POST /api/games/<id>/actions`` (``games.api``) and the socket's ``{"type": "action"}``
-message (``games.consumers``) both call ``answer``: the move service, then either the
-caller's document after the move (with ``applied_version`` and ``replayed``) or the error
-body every surface gives (``games.errors.error_body``; a stale version carries the caller's
-current document in ``current``). The work runs in a database thread
-(``games.db_threads``), never on the event loop or a single shared thread.
+message (``games.consumers``) both reach ``answers`` through ``games.move_queue``, which
+hands it a game's moves that waited together: the move service, then for each move either
+the caller's document after the job's moves (with ``applied_version`` and ``replayed``) or
+the error body every surface gives (``games.errors.error_body``; a stale version carries the
+caller's current document in ``current``). ``answer`` is the same for one move. The work
+runs in a database thread (``games.db_threads``), never on the event loop or a single
+shared thread.
 """
 
 from __future__ import annotations
@@ -118,20 +120,16 @@ def answers(game_id: int, sent: Sequence[Sent]) -> list[tuple[int, Json]]:
         except GameError as exc:
             outcomes = [exc] * len(requests)
         for i, request, outcome in zip(places, requests, outcomes, strict=True):
-            out[i] = _answer_one(game, game_id, request.user, outcome)
+            out[i] = _answer_one(game, request.user, outcome)
     return [o for o in out if o is not None]
 
 
-def _answer_one(game: Any, game_id: int, user: Any, outcome: moves.Outcome) -> tuple[int, Json]:
+def _answer_one(game: Any, user: Any, outcome: moves.Outcome) -> tuple[int, Json]:
     """One request's answer. ``game`` is the batch's, there whenever a move went through."""
     if isinstance(outcome, StaleVersion):
-        # The document the batch's frames were built from when it made moves, else built.
-        current = (
-            _document(outcome.game, user)
-            if outcome.game is not None
-            else selectors.current_document(game_id=game_id, user=user, locked=None)
-        )
-        return outcome.status, error_body(outcome, current=current)
+        # The refusal holds the batch's game: the document its frames were built from when
+        # it made moves, else built from it.
+        return outcome.status, error_body(outcome, current=_document(outcome.game, user))
     if isinstance(outcome, GameError):
         return outcome.status, error_body(outcome)
     applied_version, replayed = outcome

@@ -351,10 +351,10 @@ def _record(
     new_state: Any,
     events: list[Any],
 ) -> tuple[Move, list[str]]:
-    """An accepted move, in memory and in the collected writes: its ``Move`` row, the game
-    as it leaves it (written at the batch's end, with the fields named in the answer), the
-    seats whose decisions it changed, the result if it ends the game; ``game_advanced`` is
-    sent."""
+    """An accepted move, in memory and in the collected writes: its ``Move`` row, the seats
+    whose decisions it changed, the result if it ends the game; ``game_advanced`` is sent.
+    The game's row is written at the batch's end: the fields this move changed are
+    returned with the move."""
     engine = engine_for(game)
     changed = [
         s.pk
