@@ -49,7 +49,7 @@ from django.db import InterfaceError, OperationalError
 from django.utils.translation import gettext as _
 
 from colorado.throttling import UserRateThrottle
-from games import db_threads, jsontext, move_answer, move_queue, selectors, services
+from games import db_threads, jsontext, move_answer, move_queue, selectors
 from games.models import ChatMessage, Game
 from games.seen import seen_marks
 from games.services import frame_key, group_name
@@ -88,13 +88,41 @@ def _bearer(scope: dict[str, Any]) -> str:
     return ""
 
 
-def _load(game_id: int, user: Any) -> tuple[Any, bool, int | None]:
+def _game(game_id: int) -> Game | None:
+    """The game ``game_id`` with its seats (and their users) read once for the checks and
+    the document, or None."""
+    if not 0 < game_id < 2**62:
+        return None
+    game = Game.objects.select_related("created_by").filter(pk=game_id).first()
+    if game is not None:
+        selectors.seats_prefetch(game)
+    return game
 
-    game = Game.objects.filter(pk=game_id).first() if 0 < game_id < 2**62 else None
+
+def _open(
+    game_id: int, user: Any, ticket: str, bearer: str
+) -> tuple[Any, int | None, str, dict[str, Any] | None]:
+    """What a new socket needs from the database, in one job: its user (from a ticket or a
+    bearer token when it came with one), the game and its seats read once, the check that
+    the user may watch it, and the first document. Returns ``(user, close code or None,
+    the game's title, the first frame)``. The frame carries no events: the page holds the
+    table as of its own version and says so in its hello."""
+    if ticket or bearer:
+        user = _token_user(ticket, bearer)
+        if user is None:
+            return None, CLOSE_NOT_ALLOWED, "", None
+    user = user if getattr(user, "is_authenticated", False) else None
+    game = _game(game_id)
     if game is None:
-        return None, False, None
-    mine = selectors.seat_for_user(game=game, user=user)
-    return game, selectors.can_watch(game=game, user=user), mine.seat if mine else None
+        return user, CLOSE_NOT_FOUND, "", None
+    if not selectors.can_watch(game=game, user=user):
+        return user, CLOSE_NOT_ALLOWED, "", None
+    return (
+        user,
+        None,
+        game.title,
+        selectors.socket_frame(selectors.game_document(game=game, user=user), []),
+    )
 
 
 #: The same per-player allowance as the HTTP endpoint's, counted in the same bucket.
@@ -175,17 +203,13 @@ class VersionWatch:
 version_watch = VersionWatch()
 
 
-def _payload(game_id: int, user: Any, since: int, mark: bool) -> dict[str, Any] | None:
+def _payload(game_id: int, user: Any, since: int) -> dict[str, Any] | None:
 
-    game = Game.objects.select_related("created_by").filter(pk=game_id).first()
+    game = _game(game_id)
     if game is None:
         return None
-    selectors.seats_prefetch(game)  # one read of the seats for the document and the log
     doc = selectors.game_document(game=game, user=user)
     events = selectors.game_log(game=game, user=user, since=since, chat=False, until=doc["version"])
-    if doc["my_seat"] is not None and (mark or doc["my_seat"] in doc["to_act"]):
-        # Watching live: the seat has seen this version (no "your turn" mail needed).
-        services.seat_mark_seen(game_id=game_id, user=user, version=game.version)
     return selectors.socket_frame(doc, events)
 
 
@@ -206,6 +230,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     seat: int | None = None
     last_sent: float = 0.0  # the loop's clock when this socket last sent something
     joined = False  # a member of the game's group (False: Redis was down when it opened)
+    opened = False  # accepted: the caller may watch the game
     _lock: asyncio.Lock | None = None
 
     async def dispatch(self, message: dict[str, Any]) -> None:
@@ -240,24 +265,19 @@ class GameConsumer(AsyncWebsocketConsumer):
         if "token" in query:  # a long-lived token in a URL (and so in logs): never
             await self.close(code=CLOSE_NOT_ALLOWED)
             return
-        if ticket or bearer:
-            user = await database(_token_user, ticket, bearer)
-            if user is None:
-                await self.close(code=CLOSE_NOT_ALLOWED)
-                return
-        self.user = user if getattr(user, "is_authenticated", False) else None
-        game, allowed, seat = await database(_load, self.game_id, self.user)
-        if game is None:
-            await self.close(code=CLOSE_NOT_FOUND)
-            return
-        if not allowed:
-            await self.close(code=CLOSE_NOT_ALLOWED)
-            return
-        self.seat = seat
-        self.title = game.title
+        # The group is joined before the document is read, so that no move's frame falls
+        # between the two: the consumer handles its messages one at a time, and a frame
+        # that comes meanwhile waits for ``connect`` to finish (it is dropped unless the
+        # socket opened: ``opened``).
         await self.join_group()
+        user, refused, title, payload = await database(_open, self.game_id, user, ticket, bearer)
+        if refused is not None or payload is None:
+            await self.close(code=refused or CLOSE_NOT_FOUND)
+            return
+        self.user, self.title, self.opened = user, title, True
         await self.accept()
-        await self._send_document(since=game.version, mark=True)
+        async with self.sending:
+            await self._show(payload, mark=True)
         version_watch.add(self)
 
     async def join_group(self) -> None:
@@ -375,19 +395,30 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def _read_and_send(
         self, *, since: int, mark: bool = False, refresh: bool = False
     ) -> None:
-        payload = await database(_payload, self.game_id, self.user, since, mark)
+        payload = await database(_payload, self.game_id, self.user, since)
         if payload is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
         if refresh:
             payload["refresh"] = True  # same version, other facts: redraw anyway
+        await self._show(payload, mark=mark)
+
+    async def _show(self, payload: dict[str, Any], *, mark: bool) -> None:
+        """Send a document read for this socket. When the user holds a seat and looks at it
+        (``mark``: it opened or said hello) or the seat is due, the seat has seen this
+        version: no "your turn" mail is needed (``games.seen``, written within a second)."""
         self.version = max(self.version, payload["version"])
         self.seat = payload["my_seat"]  # a join or a hand-over changes it
         await self.send(text_data=jsontext.dumps(payload))
+        seated = self.seat is not None and self.user is not None
+        if seated and (mark or self.seat in payload["to_act"]):
+            seen_marks.add(self.game_id, self.user.pk, payload["version"])
 
     # --- group messages (a move's frames; otherwise ids and versions) ------------------
 
     async def game_update(self, event: dict[str, Any]) -> None:
+        if not self.opened:  # refused: the group was joined before the check
+            return
         version = event.get("version")
         refresh = event.get("refresh") is True  # a change that keeps the version
         if isinstance(version, int) and version <= self.version and not refresh:
@@ -397,6 +428,8 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def game_frame(self, event: dict[str, Any]) -> None:
         """A move's frames: this socket sends on its own seat's (or the spectators') entry,
         never another's, and only if it follows the version the socket showed."""
+        if not self.opened:
+            return
         async with self.sending:
             await self._pass_on(event)
 
@@ -418,7 +451,7 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def game_chat(self, event: dict[str, Any]) -> None:
         message_id = event.get("message_id")
-        if not isinstance(message_id, int):
+        if not self.opened or not isinstance(message_id, int):
             return
         entry = await database(_chat, self.game_id, message_id)
         if entry is not None:

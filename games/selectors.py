@@ -325,19 +325,20 @@ def game_log(
             for e in game.setup_events
             if _visible(e, seat)
         ]
-    moves = Move.objects.filter(game=game, version__gt=since).order_by("version")
-    if until is not None:
-        moves = moves.filter(version__lte=until)
-    for move in moves.only("version", "events", "created_at", "actor"):
-        out += [
-            _entry(e, version=move.version, at=move.created_at, actor=move.actor)
-            for e in move.events
-            if _visible(e, seat)
-        ]
-    handovers = SeatHandover.objects.filter(game=game, version__gt=between_since)
-    if until is not None:
-        handovers = handovers.filter(version__lte=until)
-    out += [handover_entry(h) for h in handovers.order_by("version", "created_at", "id")]
+    if until is None or between_since < until:  # else no move or hand-over can be in range
+        moves = Move.objects.filter(game=game, version__gt=since).order_by("version")
+        if until is not None:
+            moves = moves.filter(version__lte=until)
+        for move in moves.only("version", "events", "created_at", "actor"):
+            out += [
+                _entry(e, version=move.version, at=move.created_at, actor=move.actor)
+                for e in move.events
+                if _visible(e, seat)
+            ]
+        handovers = SeatHandover.objects.filter(game=game, version__gt=between_since)
+        if until is not None:
+            handovers = handovers.filter(version__lte=until)
+        out += [handover_entry(h) for h in handovers.order_by("version", "created_at", "id")]
     if chat:
         messages = ChatMessage.objects.filter(game=game)
         if since > 0:  # since=0: all of it, the chat of the open table too

@@ -1,0 +1,167 @@
+"""Opening a game's socket (``games.consumers``): one database job that reads the game and its
+seats once for the check and the first document; the group joined before that read, so a
+move made right after it still reaches the socket; and a seat whose player opens the table
+marked seen (no "your turn" mail for a turn the player watched come)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from django.db import connection
+
+from accounts.models import User
+from accounts.services import token_create
+from games import consumers
+from games.models import Game, Seat
+from tests.games.test_frames import Socket, _act, _two_player_game, in_memory_layer
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+__all__ = ["in_memory_layer"]  # the in-memory channel layer for every test here
+
+
+def test_opening_a_socket_is_one_database_job_reading_the_game_once(
+    make_user: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before: three jobs (the token; the game and seat for the check; the game, seats, log
+    and seen mark again for the document), nine statements."""
+    game, users = _two_player_game(make_user)
+    token = token_create(user=users[0])
+    jobs: list[list[str]] = []
+    real = consumers.database
+
+    async def counted(fn: Callable[..., Any], *args: Any) -> Any:
+        statements: list[str] = []
+        jobs.append(statements)
+
+        def run() -> Any:
+            def record(execute: Any, sql: str, *rest: Any) -> Any:
+                statements.append(sql)
+                return execute(sql, *rest)
+
+            with connection.execute_wrapper(record):
+                return fn(*args)
+
+        return await real(run)
+
+    monkeypatch.setattr(consumers, "database", counted)
+
+    async def scenario() -> dict[str, Any]:
+        socket = Socket(f"/ws/games/{game.pk}/", token)
+        await socket.connect()
+        first = json.loads(await socket.receive_from(timeout=10))
+        await socket.disconnect()
+        return first
+
+    first = async_to_sync(scenario)()
+    assert first["type"] == "game"
+    assert first["my_seat"] is not None
+    assert first["version"] == game.version
+    assert first["events"] == []
+    assert len(jobs) == 1, jobs
+    reads = [sql for sql in jobs[0] if sql.lstrip().upper().startswith("SELECT")]
+    game_reads = [sql for sql in reads if '"games_game"' in sql.split("WHERE")[0].split("FROM")[1]]
+    assert len(game_reads) == 1, reads  # the game, once
+    seat_reads = [sql for sql in reads if 'FROM "games_seat"' in sql]
+    assert len(seat_reads) == 1, reads  # its seats (with their users), once
+    assert len(jobs[0]) <= 4, jobs[0]  # and the token's lookup (and its last use)
+
+
+def test_a_move_made_right_after_the_first_document_reaches_the_socket(
+    make_user: Callable[..., User], monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    """The socket joins its game's group before it reads its first document: a move
+    committed between that read and the socket's opening is passed on, not lost until the
+    version check's next round."""
+    settings.SOCKET_RESYNC_SECONDS = 3600  # no version check: the frame itself must come
+    game, users = _two_player_game(make_user)
+    token = token_create(user=users[0])
+    real = consumers._open
+    moved: list[Game] = []
+
+    def open_then_move(*args: Any) -> Any:
+        opened = real(*args)
+        moved.append(_act(Game.objects.get(pk=game.pk), users))
+        return opened
+
+    monkeypatch.setattr(consumers, "_open", open_then_move)
+
+    async def scenario() -> list[dict[str, Any]]:
+        socket = Socket(f"/ws/games/{game.pk}/", token)
+        await socket.connect()
+        first = json.loads(await socket.receive_from(timeout=10))
+        second = json.loads(await socket.receive_from(timeout=3))
+        got = [first, second]
+        await socket.disconnect()
+        return got
+
+    first, second = async_to_sync(scenario)()
+    assert first["version"] == game.version
+    assert second["version"] == moved[0].version == game.version + 1
+    assert second["events"], second  # the move's own frame, with its events
+
+
+def test_opening_the_table_marks_a_due_seat_seen(make_user: Callable[..., User]) -> None:
+    game, users = _two_player_game(make_user)
+    due = {seat.user_id for seat in Seat.objects.filter(game=game) if seat.seat in game.to_act}
+    assert due
+    tokens = {user.pk: token_create(user=user) for user in users}
+
+    def seen() -> dict[int, int]:
+        return dict(Seat.objects.filter(game=game).values_list("user_id", "last_seen_version"))
+
+    async def scenario() -> tuple[dict[int, int], dict[int, int]]:
+        before = await sync_to_async(seen)()
+        sockets = [Socket(f"/ws/games/{game.pk}/", tokens[pk]) for pk in sorted(due)]
+        for socket in sockets:
+            await socket.connect()
+            await socket.receive_from(timeout=10)
+        await asyncio.sleep(1.5)  # the process's seen marks are written once a second
+        after = await sync_to_async(seen)()
+        for socket in sockets:
+            await socket.disconnect()
+        return before, after
+
+    before, after = async_to_sync(scenario)()
+    for user_id in due:
+        assert before[user_id] < game.version
+        assert after[user_id] == game.version
+
+
+def test_a_refused_socket_passes_on_nothing(
+    make_user: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An invitation-only table: an outsider's socket is refused before it opens, and a move's
+    frame sent to the game's group meanwhile reaches nobody through it."""
+    game, users = _two_player_game(make_user)
+    game.open_seats = False
+    game.save(update_fields=["open_seats"])
+    outsider = token_create(user=make_user())
+    real = consumers._open
+    moved: list[Game] = []
+
+    def move_then_refuse(*args: Any) -> Any:
+        moved.append(_act(Game.objects.get(pk=game.pk), users))  # its frame waits meanwhile
+        return real(*args)
+
+    monkeypatch.setattr(consumers, "_open", move_then_refuse)
+
+    async def scenario() -> tuple[dict[str, Any], bool]:
+        socket = Socket(f"/ws/games/{game.pk}/", outsider)
+        await socket.app.send_input({"type": "websocket.connect"})
+        closed = await socket.app.receive_output(10)
+        quiet = await socket.app.receive_nothing(timeout=1.5)  # the frame is handled meanwhile
+        await socket.app.send_input({"type": "websocket.disconnect", "code": 1000})
+        await socket.app.wait(5)
+        return closed, quiet
+
+    closed, quiet = async_to_sync(scenario)()
+    assert moved
+    assert moved[0].version == game.version + 1
+    assert closed == {"type": "websocket.close", "code": consumers.CLOSE_NOT_ALLOWED}
+    assert quiet  # nothing sent after the refusal
