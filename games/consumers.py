@@ -88,17 +88,6 @@ def _bearer(scope: dict[str, Any]) -> str:
     return ""
 
 
-def _game(game_id: int) -> Game | None:
-    """The game ``game_id`` with its seats (and their users) read once for the checks and
-    the document, or None."""
-    if not 0 < game_id < 2**62:
-        return None
-    game = Game.objects.select_related("created_by").filter(pk=game_id).first()
-    if game is not None:
-        selectors.seats_prefetch(game)
-    return game
-
-
 def _open(
     game_id: int, user: Any, ticket: str, bearer: str
 ) -> tuple[Any, int | None, str, dict[str, Any] | None]:
@@ -112,7 +101,7 @@ def _open(
         if user is None:
             return None, CLOSE_NOT_ALLOWED, "", None
     user = user if getattr(user, "is_authenticated", False) else None
-    game = _game(game_id)
+    game = selectors.game_with_seats(game_id)
     if game is None:
         return user, CLOSE_NOT_FOUND, "", None
     if not selectors.can_watch(game=game, user=user):
@@ -205,7 +194,7 @@ version_watch = VersionWatch()
 
 def _payload(game_id: int, user: Any, since: int) -> dict[str, Any] | None:
 
-    game = _game(game_id)
+    game = selectors.game_with_seats(game_id)
     if game is None:
         return None
     doc = selectors.game_document(game=game, user=user)

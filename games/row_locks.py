@@ -3,7 +3,8 @@
 """Locking reads of model rows for the move path, in plain SQL (``games.rows`` holds the
 writes and says why): lock one row with a related row read along, lock the rows of a parent
 (with a related row each), or, on PostgreSQL, both in one statement with a lookup per child
-(``lock_family``). The rows come back as the usual model instances, built with the
+(``lock_family``); and the first two without the lock (``read_one``, ``read_children``: a
+socket's documents). The rows come back as the usual model instances, built with the
 converters Django applies to them."""
 
 from __future__ import annotations
@@ -101,24 +102,26 @@ def _read_with(
     *,
     where: str,
     value: Any,
-    order_by: str | None = None,
+    order_by: Sequence[str] = (),
     outer: bool = False,
+    lock: bool = True,
 ) -> list[M]:
     """Lock the rows of ``model`` whose field ``where`` is ``value`` and read the row of
     their foreign key ``related`` along (cached on each instance, as ``select_related``
-    would; ``outer`` for a nullable key). Only ``model``'s rows are locked."""
+    would; ``outer`` for a nullable key). Only ``model``'s rows are locked, and none without
+    ``lock``. ``order_by``: field names, a nullable one's NULLs last (as on PostgreSQL)."""
     fk = model._meta.get_field(related)
     target: Any = fk.related_model
     if not hasattr(target, "_meta"):
         raise TypeError(f"{related} is not a foreign key")
     own, other = _shape_of(model, "a"), _shape_of(target, "b")
     quote = connection.ops.quote_name
-    order = f" ORDER BY a.{rows.column_name(model, order_by)}" if order_by else ""
+    order = _order_text(model, tuple(order_by))
     sql = (
         f"SELECT {own.select}, {other.select} FROM {rows.table_name(model)} a "
         f"{'LEFT JOIN' if outer else 'JOIN'} {rows.table_name(target)} b "
         f"ON b.{quote(target._meta.pk.column)} = a.{quote(fk.column)} "
-        f"WHERE a.{rows.column_name(model, where)} = %s{order}{_lock_clause('a')}"
+        f"WHERE a.{rows.column_name(model, where)} = %s{order}{_lock_clause('a') if lock else ''}"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [value])
@@ -131,6 +134,16 @@ def _read_with(
             fk.set_cached_value(instance, other.build(row[width:]))  # type: ignore[attr-defined]
         out.append(instance)
     return out
+
+
+@rows.once
+def _order_text(model: type[Model], names: tuple[str, ...]) -> str:
+    terms = [
+        f"a.{rows.column_name(model, name)}"
+        + (" NULLS LAST" if getattr(model._meta.get_field(name), "null", False) else "")
+        for name in names
+    ]
+    return f" ORDER BY {', '.join(terms)}" if terms else ""
 
 
 def lock_one(model: type[M], pk: int, *, related: str) -> M | None:
@@ -146,7 +159,20 @@ def lock_children(
 ) -> list[M]:
     """Lock the rows of ``model`` whose foreign key ``parent`` is ``parent_id``, ordered by
     ``order_by``, each with the row of its (non-null) foreign key ``related`` read along."""
-    return _read_with(model, related, where=parent, value=parent_id, order_by=order_by)
+    return _read_with(model, related, where=parent, value=parent_id, order_by=(order_by,))
+
+
+def read_one(model: type[M], pk: int, *, related: str) -> M | None:
+    """``lock_one`` without the lock: a plain read, in whatever transaction there is."""
+    found = _read_with(model, related, where=model._meta.pk.name, value=pk, outer=True, lock=False)
+    return found[0] if found else None
+
+
+def read_children(
+    model: type[M], *, parent: str, parent_id: int, related: str, order_by: Sequence[str]
+) -> list[M]:
+    """``lock_children`` without the lock, ordered by the fields ``order_by``."""
+    return _read_with(model, related, where=parent, value=parent_id, order_by=order_by, lock=False)
 
 
 def lock_family(

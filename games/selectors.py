@@ -16,7 +16,7 @@ from typing import Any
 from django.db.models import F, Q, QuerySet
 from django.utils.translation import gettext as _
 
-from games import jsontext
+from games import jsontext, row_locks
 from games.bots import level_of
 from games.engine import get_rules
 from games.engine import views as engine_views
@@ -32,6 +32,7 @@ __all__ = [
     "game_export",
     "game_log",
     "game_summary",
+    "game_with_seats",
     "games_for_user",
     "move_frames",
     "open_games",
@@ -50,6 +51,10 @@ def _signed_in(user: Any) -> bool:
     return user is not None and bool(getattr(user, "is_authenticated", False))
 
 
+#: The seats' order in every document: by seat number, then as they joined an open table.
+SEAT_ORDER = ("seat", "joined_at", "id")
+
+
 def _seats(game: Game) -> list[Seat]:
     cached: list[Seat] | None = getattr(game, "_prefetched_seats", None)
     if cached is not None:
@@ -66,6 +71,20 @@ def seats_prefetch(game: Game) -> list[Seat]:
     seats = _seats(game)
     game._prefetched_seats = seats  # type: ignore[attr-defined]
     return seats
+
+
+def game_with_seats(game_id: int) -> Game | None:
+    """The game ``game_id`` (its creator read along) with its seats and their users, read
+    in two plain statements (``row_locks``: about a third of the ORM's CPU for the same
+    rows) and kept for the documents built from it; None when there is no such game."""
+    if not 0 < game_id < 2**62:
+        return None
+    game = row_locks.read_one(Game, game_id, related="created_by")
+    if game is not None:
+        game._prefetched_seats = row_locks.read_children(  # type: ignore[attr-defined]
+            Seat, parent="game", parent_id=game_id, related="user", order_by=SEAT_ORDER
+        )
+    return game
 
 
 def seat_for_user(*, game: Game, user: Any) -> Seat | None:

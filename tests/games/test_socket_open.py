@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from django.db import connection
+from django.db.models import F
 
 from accounts.models import User
 from accounts.services import token_create
@@ -165,3 +166,44 @@ def test_a_refused_socket_passes_on_nothing(
     assert moved[0].version == game.version + 1
     assert closed == {"type": "websocket.close", "code": consumers.CLOSE_NOT_ALLOWED}
     assert quiet  # nothing sent after the refusal
+
+
+@pytest.mark.parametrize("title", ["colorado-county", "la-conquista-del-oeste"])
+def test_the_sockets_plain_read_gives_the_documents_the_orm_read_gives(
+    make_user: Callable[..., User], title: str
+) -> None:
+    """``selectors.game_with_seats`` (two plain statements) against the ORM's read of the
+    same game: the same seats in the same order and the same document for every seat and
+    for a spectator, on a table still open (seats without a number yet), at its start and
+    after moves."""
+    from django.contrib.auth.models import AnonymousUser
+
+    from games import selectors, services
+    from tests.play import play_randomly
+
+    users = [make_user() for _ in range(3)]
+    game = services.game_create(creator=users[0], title=title, players=3, open_seats=True)
+    game = services.game_join(game_id=game.pk, user=users[1])
+    stages = [game]
+    game = services.game_join(game_id=game.pk, user=users[2])
+    stages.append(game)
+    stages.append(play_randomly(game, users, seed=5, limit=9))
+    for stage in stages:
+        plain = selectors.game_with_seats(stage.pk)
+        assert plain is not None
+        orm = Game.objects.select_related("created_by").get(pk=stage.pk)
+        expected = list(
+            Seat.objects.filter(game=orm)
+            .select_related("user")
+            .order_by(F("seat").asc(nulls_last=True), "joined_at", "id")
+        )
+        got = selectors.seats_prefetch(plain)
+        assert [(s.pk, s.seat, s.user.username) for s in got] == [
+            (s.pk, s.seat, s.user.username) for s in expected
+        ]
+        for viewer in [*users, make_user(), AnonymousUser()]:
+            assert selectors.game_document(game=plain, user=viewer) == selectors.game_document(
+                game=orm, user=viewer
+            )
+    assert selectors.game_with_seats(stages[-1].pk + 1000) is None
+    assert selectors.game_with_seats(0) is None
