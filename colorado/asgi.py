@@ -9,12 +9,12 @@ from colorado.asgi_threads import application as pooled_asgi_application
 # Django's ASGI handler, each request's thread taken from a pool (colorado/asgi_threads.py).
 django_asgi_app = pooled_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from colorado.routing import websocket_urlpatterns  # noqa: E402
+from colorado.socket_auth import SessionUser  # noqa: E402
 
 if not settings.PRODUCTION:
     # Locally, serve /static/ natively under ASGI (WhiteNoise does it in production).
@@ -48,7 +48,7 @@ class OriginCheck:
 application = ProtocolTypeRouter(
     {
         "http": http_app,
-        "websocket": OriginCheck(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": OriginCheck(SessionUser(URLRouter(websocket_urlpatterns))),
     }
 )
 

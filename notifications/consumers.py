@@ -21,9 +21,9 @@ import logging
 from typing import Any
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from games import db_threads
 from notifications.live import LOBBY_GROUP, inbox_group
 
 log = logging.getLogger(__name__)
@@ -90,7 +90,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
         await self.send_count(force=True)  # any message: "tell me again"
 
     async def send_count(self, *, force: bool = False) -> None:
-        count = await database_sync_to_async(_count)(self.user)
+        # In the database threads, not Channels' one thread: every live socket of a user
+        # counts again when their inbox may have changed.
+        count = await db_threads.run(_count, self.user)
         if force or count != self.count:
             self.count = count
             await self.send(text_data=json.dumps({"type": "inbox", "count": count}))

@@ -4,6 +4,7 @@ short-lived single-use ticket from ``POST /api/socket-ticket``, or ``Authorizati
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from typing import Any
@@ -141,3 +142,68 @@ def test_a_cookie_socket_still_needs_our_origin(make_user: Callable[..., User]) 
     for headers in ([cookie], [cookie, (b"origin", b"http://evil.example")]):
         answer = _handshake(game.pk, headers=headers)
         assert answer["type"] == "websocket.close", answer
+
+
+def _cookie_of(user: User) -> tuple[bytes, bytes]:
+    client = Client()
+    client.force_login(user)
+    return (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())
+
+
+def test_a_session_signed_out_by_a_new_password_opens_no_private_socket(
+    make_user: Callable[..., User],
+) -> None:
+    """Django's session check holds for sockets: a password changed elsewhere signs every
+    older session out, and its cookie no longer opens an invitation-only table."""
+    game, alice = _private_game(make_user)
+    cookie = _cookie_of(alice)
+    origin = (b"origin", b"http://localhost")
+    assert _accepted_seat(_handshake(game.pk, headers=[cookie, origin])) is not None
+    alice.set_password("a new one, changed elsewhere")
+    alice.save()
+    assert _refused(_handshake(game.pk, headers=[cookie, origin]))
+
+
+def test_cookie_sockets_open_while_channels_one_thread_is_busy(
+    make_user: Callable[..., User],
+) -> None:
+    """The session's user is read in the database threads: a handshake does not queue
+    behind whatever holds the process's one thread for thread-sensitive synchronous code
+    (Channels' ``AuthMiddlewareStack`` read it there, one handshake after another)."""
+    import json
+    import threading
+
+    from asgiref.sync import sync_to_async
+
+    from colorado.asgi import application
+
+    game, alice = _private_game(make_user)
+    scope = {
+        "type": "websocket",
+        "path": f"/ws/games/{game.pk}/",
+        "query_string": b"",
+        "headers": [(b"host", b"localhost"), _cookie_of(alice), (b"origin", b"http://localhost")],
+        "subprotocols": [],
+        "client": ("127.0.0.1", 1234),
+        "server": ("127.0.0.1", 80),
+    }
+    release = threading.Event()
+
+    async def run() -> dict[str, Any]:
+        held = asyncio.ensure_future(sync_to_async(release.wait, thread_sensitive=True)(30))
+        await asyncio.sleep(0.2)  # the one thread is now waiting
+        app = ApplicationCommunicator(application, scope)
+        try:
+            await app.send_input({"type": "websocket.connect"})
+            answer = await app.receive_output(5)
+            frame = json.loads((await app.receive_output(5))["text"])
+            await app.send_input({"type": "websocket.disconnect", "code": 1000})
+            await app.wait(5)
+        finally:
+            release.set()
+            await held
+        return {"answer": answer["type"], "seat": frame["my_seat"]}
+
+    got = async_to_sync(run)()
+    assert got["answer"] == "websocket.accept"
+    assert got["seat"] is not None
