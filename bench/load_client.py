@@ -107,6 +107,7 @@ class Http:
 @dataclass
 class Stats:
     post_latency: list[float] = field(default_factory=list)
+    post_started: list[float] = field(default_factory=list)  # each answered move's send time
     socket_latency: list[float] = field(default_factory=list)
     accepted: int = 0
     refused: dict[str, int] = field(default_factory=dict)
@@ -227,6 +228,7 @@ class Player:
                             )
                             status, body = await answer
                         self.stats.post_latency.append(time.perf_counter() - start)
+                        self.stats.post_started.append(start)
                         acted_at = version
                         if status == 200:
                             self.stats.accepted += 1
