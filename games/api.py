@@ -15,7 +15,7 @@ from ninja import Field, Query, Router, Schema, Status
 
 from colorado.api import ApiError, errors, optional_auth, signed_in
 from colorado.throttling import AnonymousRateThrottle, UserRateThrottle
-from games import jsontext, move_answer, move_queue, selectors, services
+from games import jsontext, move_answer, move_queue, selectors, selectors_record, services
 from games.bots import level_rows
 from games.engine import title_slugs
 from games.errors import BadRequest, Conflict, NotFound, StaleVersion, watch_refused
@@ -238,7 +238,7 @@ def export_game(request: HttpRequest, game_id: int) -> Json:
             code="not_finished",
             seed_hash=game.seed_hash,
         )
-    return selectors.game_export(game=game)
+    return selectors_record.game_export(game=game)
 
 
 @router.post(

@@ -26,7 +26,8 @@ from games.errors import (
 )
 from games.fairness import verify_export
 from games.models import Game
-from games.selectors import can_watch, game_export, replay_board, replay_document
+from games.selectors import can_watch
+from games.selectors_record import game_export, replay_board, replay_document
 from games.views import error_reply, watch_refused_page
 
 # A finished game's record is read (and, to verify it, replayed) on every call: the same
