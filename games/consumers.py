@@ -66,6 +66,7 @@ async def database(fn: Callable[..., T], *args: Any) -> T:
 
 CLOSE_NOT_ALLOWED = 4403
 CLOSE_NOT_FOUND = 4404
+MAX_ID = 2**63  # ids are PostgreSQL bigints (and SQLite integers): none reaches this
 MAX_FRAME = 4096
 
 
@@ -246,8 +247,11 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        self.group = group_name(self.game_id)
         self.version = 0
+        if not 0 < self.game_id < MAX_ID:  # a made-up URL: no game, and no valid group name
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        self.group = group_name(self.game_id)
         user = self.scope.get("user")
         query = parse_qs(self.scope.get("query_string", b"").decode("latin1"))
         ticket, bearer = (query.get("ticket") or [""])[0], _bearer(self.scope)
