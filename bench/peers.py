@@ -7,8 +7,14 @@ Runs the boardgame.io peer of ``../shared/peers/bgio/`` (its server and its load
 both figures and their ratio as one JSON document. The peer's folder is copied to a scratch
 place and ``npm ci`` run there once (``../shared`` is read-only).
 
+With ``--targets`` one run measures every target of docs/benchmarks.md ("Moves over the
+socket") beside the peer: the peer, then ours over the socket, over HTTP and beside
+``--idle-sockets`` idle sockets in a third server process, then the peer again (the two peer
+rows bracket the machine's speed during the run). It prints each run's figures, each
+target with its figure and whether it is met, and exits 0 either way.
+
     DATABASE_URL=postgres://… REDIS_URL=redis://… .venv/bin/python bench/peers.py \\
-        --tables 50 --duration 20 --workers 2
+        --tables 50 --duration 20 --workers 2 [--targets]
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import platform
 import shutil
 import socket
 import subprocess
@@ -23,6 +30,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 # ``../shared/peers/bgio`` beside the repository (or beside its worktrees' folder).
@@ -90,14 +98,52 @@ def run_peer(folder: Path, tables: int) -> dict[str, object]:
         server.wait(timeout=10)
 
 
-def run_ours(args: argparse.Namespace) -> dict[str, object]:
+def run_ours(args: argparse.Namespace, via: str, idle_sockets: int = 0) -> dict[str, Any]:
     cmd = [
         sys.executable, str(ROOT / "bench" / "api_load.py"),
         "--clients", str(args.tables * 4), "--players", "4",
-        "--duration", str(args.duration), "--workers", str(args.workers), "--via", args.via,
+        "--duration", str(args.duration), "--workers", str(args.workers), "--via", via,
     ]  # fmt: skip
+    if idle_sockets:
+        cmd += ["--idle-sockets", str(idle_sockets)]
     out = subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, text=True)  # noqa: S603
     return dict(json.loads(out.stdout))
+
+
+# docs/benchmarks.md, "Moves over the socket" (issue 17): (name, run, key, bound, below).
+TARGETS = [
+    ("socket: accepted moves a second", "socket", "actions_per_second", 200.0, False),
+    ("socket: the mover's p99 (ms)", "socket", "post_p99_ms", 300.0, True),
+    ("http: accepted moves a second", "http", "actions_per_second", 120.0, False),
+    ("idle sockets: memory per socket (KB)", "idle", "server_kb_per_idle_socket", 50.0, True),
+    ("idle sockets: commit-to-frame p99 (ms)", "idle", "idle_p99_ms", 100.0, True),
+    ("goal: socket, accepted moves a second", "socket", "actions_per_second", 300.0, False),
+    ("goal: socket, the mover's p99 (ms)", "socket", "post_p99_ms", 150.0, True),
+]
+
+
+def verdicts(runs: dict[str, dict[str, Any]], idle_sockets: int) -> list[dict[str, Any]]:
+    """Each target of ``TARGETS`` with its figure from ``runs`` and whether it is met."""
+    out = []
+    for name, run, key, bound, below in TARGETS:
+        value = runs[run].get(key)
+        met = isinstance(value, int | float) and (value < bound if below else value >= bound)
+        if run == "idle" and runs[run].get("idle_sockets_open_at_once", 0) < idle_sockets:
+            met = False  # not every idle socket was held
+        out.append({"target": name, "bound": bound, "value": value, "met": met})
+    return out
+
+
+def summary(peer: dict[str, Any], ours: dict[str, Any]) -> dict[str, Any]:
+    peer_rate = float(peer["moves_per_second"])
+    our_rate = float(ours["actions_per_second"])
+    return {
+        "peer_moves_per_second": peer_rate,
+        "peer_p99_ms": peer["p99_ms"],
+        "our_moves_per_second": our_rate,
+        "our_mover_p99_ms": ours["post_p99_ms"],
+        "ours_over_peer": round(our_rate / peer_rate, 3) if peer_rate else None,
+    }
 
 
 def main() -> None:
@@ -108,32 +154,60 @@ def main() -> None:
     parser.add_argument("--via", choices=["socket", "http"], default="socket")
     parser.add_argument("--peer", type=Path, default=PEER, help="the peer's folder")
     parser.add_argument("--scratch", type=Path, default=Path(tempfile.gettempdir()) / "bgio-peer")
+    parser.add_argument(
+        "--targets",
+        action="store_true",
+        help="measure every target in this one run: the peer, ours over the socket, over "
+        "HTTP and beside --idle-sockets idle sockets, the peer again; print the verdicts",
+    )
+    parser.add_argument("--idle-sockets", type=int, default=2000, help="with --targets")
     args = parser.parse_args()
     if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
         sys.exit("Set DATABASE_URL (PostgreSQL) and REDIS_URL.")
     folder = prepare(args.peer, args.scratch)
+    started = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
     peer = run_peer(folder, args.tables)
-    ours = run_ours(args)
-    peer_rate = float(peer["moves_per_second"])  # type: ignore[arg-type]
-    our_rate = float(ours["actions_per_second"])  # type: ignore[arg-type]
-    print(
-        json.dumps(
-            {
-                "load_average_after": [round(x, 2) for x in os.getloadavg()],
-                "tables": args.tables,
-                "peer": peer,
-                "ours": ours,
-                "summary": {
-                    "peer_moves_per_second": peer_rate,
-                    "peer_p99_ms": peer["p99_ms"],
-                    "our_moves_per_second": our_rate,
-                    "our_mover_p99_ms": ours["post_p99_ms"],
-                    "ours_over_peer": round(our_rate / peer_rate, 3) if peer_rate else None,
-                },
-            },
-            indent=2,
-        )
-    )
+    if not args.targets:
+        ours = run_ours(args, args.via)
+        report: dict[str, Any] = {"peer": peer, "ours": ours, "summary": summary(peer, ours)}
+    else:
+        runs = {
+            "socket": run_ours(args, "socket"),
+            "http": run_ours(args, "http"),
+            "idle": run_ours(args, "socket", idle_sockets=args.idle_sockets),
+        }
+        peer_after = run_peer(folder, args.tables)
+        report = {
+            "peer": peer,
+            "ours": runs["socket"],
+            "ours_http": runs["http"],
+            "ours_beside_idle_sockets": runs["idle"],
+            "peer_after": peer_after,
+            "summary": summary(peer, runs["socket"])
+            | {"peer_after_moves_per_second": peer_after["moves_per_second"]},
+            "targets": verdicts(runs, args.idle_sockets),
+        }
+    report = {
+        "started": started,
+        "machine": machine(),
+        "load_average_after": [round(x, 2) for x in os.getloadavg()],
+        "tables": args.tables,
+        **report,
+    }
+    print(json.dumps(report, indent=2))
+
+
+def machine() -> str:
+    """The processor's model and count, for the record."""
+    model = platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
 if __name__ == "__main__":
