@@ -22,6 +22,8 @@ from games.models import ChatMessage, Game, Invitation, Move, Seat, SeatHandover
 from games.snapshots import engine_for, load_state
 
 __all__ = [
+    "SEAT_ORDER",
+    "SEAT_ORDER_BY",
     "can_watch",
     "chat_entry",
     "frames_json",
@@ -33,6 +35,8 @@ __all__ = [
     "move_frames",
     "open_games",
     "seat_for_user",
+    "seat_order_key",
+    "seats_of",
     "seats_prefetch",
     "socket_frame",
     "watchable_games",
@@ -47,19 +51,25 @@ def _signed_in(user: Any) -> bool:
     return user is not None and bool(getattr(user, "is_authenticated", False))
 
 
-#: The seats' order in every document: by seat number, then as they joined an open table.
+#: The seats' order in every document and list: by seat number (an open seat, NULL, last),
+#: then as they joined an open table. Spelled once: for the ORM (``SEAT_ORDER_BY``), the
+#: move path's plain reads (``row_locks``, NULLS LAST from the field) and Python
+#: (``seat_order_key``).
 SEAT_ORDER = ("seat", "joined_at", "id")
+SEAT_ORDER_BY = [F(name).asc(nulls_last=True) for name in SEAT_ORDER]
+
+
+def seat_order_key(seat: Seat) -> tuple[Any, ...]:
+    """``SEAT_ORDER`` as a sort key of seats already read (NULLs last)."""
+    values = (getattr(seat, name) for name in SEAT_ORDER)
+    return tuple(part for value in values for part in (value is None, value))
 
 
 def _seats(game: Game) -> list[Seat]:
     cached: list[Seat] | None = getattr(game, "_prefetched_seats", None)
     if cached is not None:
         return cached
-    return list(
-        Seat.objects.filter(game=game)
-        .select_related("user")
-        .order_by(F("seat").asc(nulls_last=True), "joined_at", "id")
-    )
+    return list(Seat.objects.filter(game=game).select_related("user").order_by(*SEAT_ORDER_BY))
 
 
 def seats_prefetch(game: Game) -> list[Seat]:
@@ -409,6 +419,4 @@ def games_list(
 
 def seats_of(game: Game) -> list[Seat]:
     """Seats of a game fetched with ``games_list``/``games_for_user`` (prefetched)."""
-    seats = list(game.seats.all())
-    seats.sort(key=lambda s: (s.seat is None, s.seat or 0, s.joined_at, s.pk))
-    return seats
+    return sorted(game.seats.all(), key=seat_order_key)

@@ -11,7 +11,7 @@ from django.db.models import Q, QuerySet
 
 from games.engine import get_rules
 from games.models import Game, Invitation, Seat
-from games.selectors import seats_of
+from games.selectors import SEAT_ORDER_BY, seats_of
 
 
 def _signed_in(user: Any) -> bool:
@@ -96,10 +96,7 @@ def inbox(*, user: Any) -> dict[str, Any]:
 
 def seats_of_game(game: Game) -> list[Seat]:
     """The seats of ``game`` with their users, in seat order (join order while open)."""
-    return sorted(
-        Seat.objects.filter(game=game).select_related("user"),
-        key=lambda s: (s.seat is None, s.seat or 0, s.joined_at, s.pk),
-    )
+    return list(Seat.objects.filter(game=game).select_related("user").order_by(*SEAT_ORDER_BY))
 
 
 def lobby_open_tables(*, user: Any, limit: int = 30) -> list[Game]:
