@@ -117,7 +117,6 @@ class Rules(Protocol):
     def load(self, data: Mapping[str, Any]) -> Any: ...
 
 
-@runtime_checkable
 class ManyViews(Protocol):
     """The optional hook a title adds to its ``Rules`` when it can build several seats'
     views of one state for less than one ``view`` each (the public part once): ``views``
