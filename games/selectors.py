@@ -56,7 +56,7 @@ def _signed_in(user: Any) -> bool:
 #: move path's plain reads (``row_locks``, NULLS LAST from the field) and Python
 #: (``seat_order_key``).
 SEAT_ORDER = ("seat", "joined_at", "id")
-SEAT_ORDER_BY = [F(name).asc(nulls_last=True) for name in SEAT_ORDER]
+SEAT_ORDER_BY = tuple(F(name).asc(nulls_last=True) for name in SEAT_ORDER)
 
 
 def seat_order_key(seat: Seat) -> tuple[Any, ...]:

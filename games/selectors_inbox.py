@@ -11,7 +11,7 @@ from django.db.models import Q, QuerySet
 
 from games.engine import get_rules
 from games.models import Game, Invitation, Seat
-from games.selectors import SEAT_ORDER_BY, seats_of
+from games.selectors import seats_of, seats_prefetch
 
 
 def _signed_in(user: Any) -> bool:
@@ -85,18 +85,13 @@ def inbox(*, user: Any) -> dict[str, Any]:
     others.sort(key=lambda e: -e["game"].updated_at.timestamp())
     invitations = list(_pending_invitations(user))
     for invitation in invitations:
-        invitation.seats = seats_of_game(invitation.game)  # type: ignore[attr-defined]
+        invitation.seats = seats_prefetch(invitation.game)  # type: ignore[attr-defined]
     return {
         "due": due,
         "others": others,
         "invitations": invitations,
         "count": len(due) + len(invitations),
     }
-
-
-def seats_of_game(game: Game) -> list[Seat]:
-    """The seats of ``game`` with their users, in seat order (join order while open)."""
-    return list(Seat.objects.filter(game=game).select_related("user").order_by(*SEAT_ORDER_BY))
 
 
 def lobby_open_tables(*, user: Any, limit: int = 30) -> list[Game]:
