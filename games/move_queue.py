@@ -63,37 +63,61 @@ def _start(game_id: int) -> None:
     db_threads.executor().submit(_run, game_id)
 
 
+#: How many of a game's jobs one database thread makes in a row (``_run``) before the
+#: game's next moves queue behind the other games' jobs again.
+IN_A_ROW = 4
+
+
 def _run(game_id: int) -> None:
-    """In a database thread: the game's waiting moves, then the next job if more came. A
-    move whose caller stopped waiting (its task cancelled) before the job began is not
-    made, as with any job not yet started; the others can no longer be cancelled. Every
-    future gets its answer or the job's error, whatever happens."""
+    """In a database thread: the game's waiting moves, then the moves that came while they
+    were made, at once (up to ``IN_A_ROW`` jobs in a row): those have already waited for
+    this job, and sending them to the back of the threads' queue made them wait for every
+    other game's queued job too. A move whose caller stopped waiting (its task cancelled)
+    before its job began is not made, as with any job not yet started; the others can no
+    longer be cancelled. Every future gets its answer or the job's error, whatever
+    happens."""
     with _lock:
         job = _waiting.pop(game_id, None)
         if job is None:
             return
         _running.add(game_id)
+    made, again = 0, False
     try:
-        live = [
-            (sent, future)
-            for sent, future in zip(job.sent, job.futures, strict=True)
-            if future.set_running_or_notify_cancel()
-        ]
-        if live:
-            try:
-                answers = db_threads.job(move_answer.answers, game_id, [s for s, _f in live])
-            except BaseException as exc:
-                for _sent, future in live:
-                    future.set_exception(exc)
-            else:
-                for (_sent, future), answer in zip(live, answers, strict=True):
-                    future.set_result(answer)
-    finally:
+        while True:
+            _make(game_id, job)
+            made += 1
+            with _lock:  # the next job taken, or the game let go, under one lock
+                job = _waiting.pop(game_id, None) if made < IN_A_ROW else None
+                if job is None:
+                    _running.discard(game_id)
+                    again = game_id in _waiting
+                    break
+    except BaseException:
         with _lock:
             _running.discard(game_id)
             again = game_id in _waiting
+        raise
+    finally:
         if again:
             _start(game_id)
+
+
+def _make(game_id: int, job: _Job) -> None:
+    live = [
+        (sent, future)
+        for sent, future in zip(job.sent, job.futures, strict=True)
+        if future.set_running_or_notify_cancel()
+    ]
+    if not live:
+        return
+    try:
+        answers = db_threads.job(move_answer.answers, game_id, [s for s, _f in live])
+    except BaseException as exc:
+        for _sent, future in live:
+            future.set_exception(exc)
+    else:
+        for (_sent, future), answer in zip(live, answers, strict=True):
+            future.set_result(answer)
 
 
 async def run(game_id: int, sent: move_answer.Sent) -> Answer:

@@ -7,13 +7,14 @@ import json
 import random
 import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
 from django.db import connection
 
 from accounts.models import User
-from games import move_answer, move_queue, selectors, services
+from games import db_threads, move_answer, move_queue, selectors, services
 from games.management.commands.replay_check import replay_problem
 from games.models import Game, Move
 
@@ -253,3 +254,39 @@ def test_a_move_whose_caller_stopped_waiting_is_not_made_and_the_rest_are_answer
     assert held.jobs == [(game.pk, 1), (game.pk, 1)]
     made = list(Move.objects.filter(game=game).values_list("seat", flat=True))
     assert sorted(made) == [0, 2]
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize(("in_a_row", "order"), [(4, "game first"), (1, "queue first")])
+def test_moves_that_came_while_their_game_was_moved_go_next_in_the_same_thread(
+    make_user: Callable[..., User], monkeypatch: pytest.MonkeyPatch, in_a_row: int, order: str
+) -> None:
+    """One database thread: while a game's first move is held in it, three more of that game
+    wait for it and another game's move queues for the thread. The three have already
+    waited a job: they are made next, in the same thread, before the other game's move (not
+    sent to the back of the queue to wait for it too). ``IN_A_ROW`` bounds how many of a
+    game's jobs go in a row: at 1, the other game's queued move goes first."""
+    monkeypatch.setattr(db_threads, "_executor", ThreadPoolExecutor(max_workers=1))
+    monkeypatch.setattr(move_queue, "IN_A_ROW", in_a_row)
+    game, users = _table(make_user)
+    other, other_users = _table(make_user, players=2)
+    held = FirstJobHeld(monkeypatch)
+    first = move_queue.submit(game.pk, _bid(game, users[0], 1, "b0"))
+    held.wait_until_held()
+    rest = [move_queue.submit(game.pk, _bid(game, users[i], 1, f"b{i}")) for i in (1, 2, 3)]
+    elsewhere = move_queue.submit(other.pk, _bid(other, other_users[0], 1, "o0"))
+    held.release()
+    answers = [first.result(30), *(f.result(30) for f in rest)]
+    assert [(status, body["applied_version"]) for status, body in answers] == [
+        (200, 2),
+        (200, 3),
+        (200, 4),
+        (200, 5),
+    ]
+    assert elsewhere.result(30)[0] == 200
+    expected = {
+        "game first": [(game.pk, 1), (game.pk, 3), (other.pk, 1)],
+        "queue first": [(game.pk, 1), (other.pk, 1), (game.pk, 3)],
+    }
+    assert held.jobs == expected[order]
+    db_threads._executor.shutdown(wait=True)
