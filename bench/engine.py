@@ -226,6 +226,8 @@ def main() -> int:
             f"({r['games_per_cpu_second']:.1f} per CPU second), "
             f"{r['actions_per_game']:.0f} actions/game, apply {r['apply_us']:.1f} us"
         )
+    if args.greedy_games <= 0:  # the random playouts alone (a machine's speed, quickly)
+        return 0
     print(f"greedy move (view + legal_actions + choose), {args.greedy_games} games per count:")
     for players in (2, 3, 4):
         t = greedy_moves(game, players, args.greedy_games, args.seed)

@@ -43,6 +43,11 @@ def main() -> None:
         help="call: move_answer.answer in this thread; http: POST /api/games/<id>/actions "
         "through Django's whole stack (test client, bearer token, middleware, ninja)",
     )
+    parser.add_argument(
+        "--profile",
+        metavar="FILE",
+        help="write a cProfile of the moves alone (not the bench's own reads) to FILE",
+    )
     args = parser.parse_args()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "colorado.settings")
     # As the servers the other benches start run: without DEBUG's query log and the
@@ -78,6 +83,11 @@ def main() -> None:
     rng = random.Random(args.seed)
     cpu, wall, sql = [], [], []
     process_cpu = 0.0
+    profiler = None
+    if args.profile:
+        import cProfile
+
+        profiler = cProfile.Profile()
     for _ in range(args.games):
         game = services.game_create(
             creator=users[0], players=args.players, invite=[u.username for u in users[1:]]
@@ -94,6 +104,8 @@ def main() -> None:
             action = rng.choice(doc["legal_actions"])
             statements[0] = 0
             c0, w0, p0 = time.thread_time(), time.perf_counter(), time.process_time()
+            if profiler is not None:
+                profiler.enable()
             with connection.execute_wrapper(count):
                 if args.via == "http":
                     response = clients[user.pk].post(
@@ -114,6 +126,8 @@ def main() -> None:
                         version=doc["version"],
                         client_id=f"m{rng.random()}",
                     )
+            if profiler is not None:
+                profiler.disable()
             cpu.append(time.thread_time() - c0)
             process_cpu += time.process_time() - p0
             wall.append(time.perf_counter() - w0)
@@ -121,6 +135,8 @@ def main() -> None:
             if status != 200:
                 raise SystemExit(f"refused: {status} {_body}")
             game.refresh_from_db()
+    if profiler is not None:
+        profiler.dump_stats(args.profile)
     print(
         json.dumps(
             {
