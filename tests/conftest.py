@@ -16,6 +16,14 @@ import pytest
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The tests' own password hasher (``tests.hashers``): the same algorithm, fewer
+    iterations. Only this process's: the servers a test starts keep the site's."""
+    from django.conf import settings
+
+    settings.PASSWORD_HASHERS = ["tests.hashers.QuickPBKDF2PasswordHasher"]
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
     """Compile the translation catalogues, as ``dev.py`` does, so a bare ``pytest`` run
     sees the same languages as ``python3 dev.py test``."""
