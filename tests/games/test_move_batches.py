@@ -7,7 +7,8 @@ import json
 import random
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -206,12 +207,25 @@ class FirstJobHeld:
         self.released.set()
 
 
-@pytest.mark.postgres
-def test_moves_that_wait_while_their_game_is_being_moved_are_made_together(
-    make_user: Callable[..., User], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """With real database threads: while a game's first move is held in its database thread, the
-    next three wait, then go together in one job; another game's move is not held up."""
+@dataclass
+class HeldGame:
+    """A four-seat game whose first move is held in its database thread (``FirstJobHeld``)
+    while its three other seats' moves and a move at another game were submitted."""
+
+    game: Game
+    other: Game
+    held: FirstJobHeld
+    first: Future[Any]
+    rest: list[Future[Any]]
+    elsewhere: Future[Any]
+
+    def versions_made(self) -> list[tuple[int, int]]:
+        """Each of the game's four moves' status and the version it made, in order."""
+        answers = [self.first.result(30), *(f.result(30) for f in self.rest)]
+        return [(status, body["applied_version"]) for status, body in answers]
+
+
+def _hold_a_game(make_user: Callable[..., User], monkeypatch: pytest.MonkeyPatch) -> HeldGame:
     game, users = _table(make_user)
     other, other_users = _table(make_user, players=2)
     held = FirstJobHeld(monkeypatch)
@@ -219,16 +233,21 @@ def test_moves_that_wait_while_their_game_is_being_moved_are_made_together(
     held.wait_until_held()
     rest = [move_queue.submit(game.pk, _bid(game, users[i], 1, f"b{i}")) for i in (1, 2, 3)]
     elsewhere = move_queue.submit(other.pk, _bid(other, other_users[0], 1, "o0"))
-    assert elsewhere.result(30)[0] == 200  # the held game does not hold another game up
-    held.release()
-    answers = [first.result(30), *(f.result(30) for f in rest)]
-    assert [(status, body["applied_version"]) for status, body in answers] == [
-        (200, 2),
-        (200, 3),
-        (200, 4),
-        (200, 5),
-    ]
-    assert sorted(held.jobs) == sorted([(game.pk, 1), (other.pk, 1), (game.pk, 3)])
+    return HeldGame(game, other, held, first, rest, elsewhere)
+
+
+@pytest.mark.postgres
+def test_moves_that_wait_while_their_game_is_being_moved_are_made_together(
+    make_user: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With real database threads: while a game's first move is held in its database thread, the
+    next three wait, then go together in one job; another game's move is not held up."""
+    at = _hold_a_game(make_user, monkeypatch)
+    assert at.elsewhere.result(30)[0] == 200  # the held game does not hold another game up
+    at.held.release()
+    assert at.versions_made() == [(200, 2), (200, 3), (200, 4), (200, 5)]
+    game, other = at.game, at.other
+    assert sorted(at.held.jobs) == sorted([(game.pk, 1), (other.pk, 1), (game.pk, 3)])
     game.refresh_from_db()
     assert game.version == 5
     assert replay_problem(game) is None
@@ -268,25 +287,14 @@ def test_moves_that_came_while_their_game_was_moved_go_next_in_the_same_thread(
     game's jobs go in a row: at 1, the other game's queued move goes first."""
     monkeypatch.setattr(db_threads, "_executor", ThreadPoolExecutor(max_workers=1))
     monkeypatch.setattr(move_queue, "IN_A_ROW", in_a_row)
-    game, users = _table(make_user)
-    other, other_users = _table(make_user, players=2)
-    held = FirstJobHeld(monkeypatch)
-    first = move_queue.submit(game.pk, _bid(game, users[0], 1, "b0"))
-    held.wait_until_held()
-    rest = [move_queue.submit(game.pk, _bid(game, users[i], 1, f"b{i}")) for i in (1, 2, 3)]
-    elsewhere = move_queue.submit(other.pk, _bid(other, other_users[0], 1, "o0"))
-    held.release()
-    answers = [first.result(30), *(f.result(30) for f in rest)]
-    assert [(status, body["applied_version"]) for status, body in answers] == [
-        (200, 2),
-        (200, 3),
-        (200, 4),
-        (200, 5),
-    ]
-    assert elsewhere.result(30)[0] == 200
+    at = _hold_a_game(make_user, monkeypatch)
+    at.held.release()
+    assert at.versions_made() == [(200, 2), (200, 3), (200, 4), (200, 5)]
+    assert at.elsewhere.result(30)[0] == 200
+    game, other = at.game, at.other
     expected = {
         "game first": [(game.pk, 1), (game.pk, 3), (other.pk, 1)],
         "queue first": [(game.pk, 1), (other.pk, 1), (game.pk, 3)],
     }
-    assert held.jobs == expected[order]
+    assert at.held.jobs == expected[order]
     db_threads._executor.shutdown(wait=True)
