@@ -29,6 +29,23 @@ def vacuum() -> str:
     return str(setting)
 
 
+#: A database whose moves table holds fewer rows than this is young (``young_database``).
+YOUNG_MOVES = 2_000
+
+
+def young_database() -> bool:
+    """Whether the bench's database has made fewer than ``YOUNG_MOVES`` moves: freshly
+    migrated, say. Its statistics then say the moves table is (nearly) empty, and the plans
+    PostgreSQL caches for the move path's prepared statements read the whole table for a
+    client id, a table that grows by thousands of rows during the load; autovacuum would
+    analyze it again as it grows on a site, but this machine's PostgreSQL runs with
+    autovacuum off, so the plans stay for the whole run (docs/benchmarks.md, "Sixteenth
+    pass": a first run on a fresh database made 282 moves/s against 393-433 after it)."""
+    from games.models import Move
+
+    return Move.objects.values("pk")[:YOUNG_MOVES].count() < YOUNG_MOVES
+
+
 #: The run command's uvicorn options (dev.py run, README): no per-message deflate, whose
 #: zlib work per frame and socket cost more of the server's CPU than anything else on the
 #: socket side (docs/benchmarks.md).
