@@ -40,7 +40,8 @@ def young_database() -> bool:
     client id, a table that grows by thousands of rows during the load; autovacuum would
     analyze it again as it grows on a site, but this machine's PostgreSQL runs with
     autovacuum off, so the plans stay for the whole run (docs/benchmarks.md, "Sixteenth
-    pass": a first run on a fresh database made 282 moves/s against 393-433 after it)."""
+    pass": first runs on fresh databases made 337-376 moves/s, with PostgreSQL at 2.4-2.7 ms of
+    CPU a move; after the warm-up 411-472 moves/s)."""
     from games.models import Move
 
     return Move.objects.values("pk")[:YOUNG_MOVES].count() < YOUNG_MOVES

@@ -12,9 +12,11 @@ after the other in the order they arrived.
 
 While a game's job runs, the game's next moves wait for it in the next job (at most one
 job of a game runs in a process): a thread never waits on the lock of a game this process
-is already moving. A lone move is a job of one, made as before. Nothing here outlives the
-process: a move that was waiting when the process died had no answer, and its client sends
-it again with the same client id (``docs/server.md``, "Moves made together").
+is already moving. That next job is made by the same thread as soon as the first ends (up
+to ``IN_A_ROW`` in a row), since its moves have already waited once. A lone move is a job
+of one, made as before. Nothing here outlives the process: a move that was waiting when
+the process died had no answer, and its client sends it again with the same client id
+(``docs/server.md``, "Moves made together").
 """
 
 from __future__ import annotations
@@ -103,6 +105,8 @@ def _run(game_id: int) -> None:
 
 
 def _make(game_id: int, job: _Job) -> None:
+    """One job: its moves whose callers still wait, in one ``move_answer.answers`` call, and
+    each future its answer or the job's error."""
     live = [
         (sent, future)
         for sent, future in zip(job.sent, job.futures, strict=True)
