@@ -278,14 +278,20 @@ def test_a_move_whose_caller_stopped_waiting_is_not_made_and_the_rest_are_answer
 @pytest.mark.postgres
 @pytest.mark.parametrize(("in_a_row", "order"), [(4, "game first"), (1, "queue first")])
 def test_moves_that_came_while_their_game_was_moved_go_next_in_the_same_thread(
-    make_user: Callable[..., User], monkeypatch: pytest.MonkeyPatch, in_a_row: int, order: str
+    make_user: Callable[..., User],
+    monkeypatch: pytest.MonkeyPatch,
+    request: pytest.FixtureRequest,
+    in_a_row: int,
+    order: str,
 ) -> None:
     """One database thread: while a game's first move is held in it, three more of that game
     wait for it and another game's move queues for the thread. The three have already
     waited a job: they are made next, in the same thread, before the other game's move (not
     sent to the back of the queue to wait for it too). ``IN_A_ROW`` bounds how many of a
     game's jobs go in a row: at 1, the other game's queued move goes first."""
-    monkeypatch.setattr(db_threads, "_executor", ThreadPoolExecutor(max_workers=1))
+    one_thread = ThreadPoolExecutor(max_workers=1)
+    request.addfinalizer(one_thread.shutdown)  # passed or failed, its thread ends
+    monkeypatch.setattr(db_threads, "_executor", one_thread)
     monkeypatch.setattr(move_queue, "IN_A_ROW", in_a_row)
     at = _hold_a_game(make_user, monkeypatch)
     at.held.release()
@@ -297,4 +303,3 @@ def test_moves_that_came_while_their_game_was_moved_go_next_in_the_same_thread(
         "queue first": [(game.pk, 1), (other.pk, 1), (game.pk, 3)],
     }
     assert at.held.jobs == expected[order]
-    db_threads._executor.shutdown(wait=True)
