@@ -102,6 +102,18 @@ class IllegalMove(GameError):
     default_message = _("That move is not allowed now.")
 
 
+def kept(exc: GameError) -> GameError:
+    """``exc`` kept as a move's outcome (``moves.actions_submit``), without the traceback
+    and the context that tie it to the frames that raised and caught it. With them, the list
+    of outcomes in the catching frame and the error made a reference cycle, which kept the
+    error, the game, its seats and their users alive until the cycle collector's next pass,
+    a pass that stops the whole process (docs/benchmarks.md, "Seventeenth pass"). Its
+    answer (``error_body``) needs neither."""
+    exc.__traceback__ = None
+    exc.__context__ = None
+    return exc
+
+
 def watch_refused(*, signed_in: bool) -> GameError:
     """Why a visitor may not see an invitation-only table (``selectors.can_watch`` said
     no): 401 ``not_signed_in`` when signed out, else 403 ``not_a_player``."""

@@ -22,7 +22,7 @@ from django.http import QueryDict
 from django.utils.translation import gettext as _
 
 from games import db_threads, moves, selectors
-from games.errors import BadRequest, GameError, NotSignedIn, StaleVersion, error_body
+from games.errors import BadRequest, GameError, NotSignedIn, StaleVersion, error_body, kept
 from games.models import Game
 from games.titles import web_title
 
@@ -118,7 +118,7 @@ def answers(game_id: int, sent: Sequence[Sent]) -> list[tuple[int, Json]]:
                 functools.partial(moves.actions_submit, game_id=game_id, requests=requests)
             )
         except GameError as exc:
-            outcomes = [exc] * len(requests)
+            outcomes = [kept(exc)] * len(requests)
         for i, request, outcome in zip(places, requests, outcomes, strict=True):
             out[i] = _answer_one(game, request.user, outcome)
     return [o for o in out if o is not None]

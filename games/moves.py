@@ -30,6 +30,7 @@ from games.errors import (
     NotAllowed,
     NotFound,
     StaleVersion,
+    kept,
 )
 from games.fairness import competition_ranks
 from games.models import Game, Move, Seat
@@ -220,7 +221,10 @@ def action_submit(
     check_request(request)
     game, (outcome,) = actions_submit(game_id=game_id, requests=[request])
     if isinstance(outcome, GameError):
-        raise outcome
+        try:
+            raise outcome
+        finally:
+            del outcome  # the raised error's traceback holds this frame: no cycle through it
     game.applied_version, game.replayed = outcome  # type: ignore[attr-defined]
     return game
 
@@ -322,7 +326,7 @@ def actions_submit(*, game_id: int, requests: Sequence[MoveRequest]) -> tuple[Ga
                     except IllegalAction as exc:
                         raise IllegalMove(exc.message, code=exc.code) from None
                 except GameError as exc:
-                    outcomes.append(exc)
+                    outcomes.append(kept(exc))
                     continue
                 move, changed = _record(game, seats or [], row, request, state, new_state, events)
                 fields.update(dict.fromkeys(changed))
