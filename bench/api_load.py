@@ -188,15 +188,16 @@ WARM_UP_SECONDS = 10
 
 
 def warm_up(args: argparse.Namespace) -> int:
-    """An untimed load of ``WARM_UP_SECONDS`` of the same shape, in a run of this script of
-    its own (its figures are not printed), before the timed run's vacuum. Returns its
-    length."""
+    """An untimed load of ``WARM_UP_SECONDS`` of the same shape (clients, players, workers
+    and the way moves are sent), in a run of this script of its own (its figures are not
+    printed), before the timed run's vacuum. Returns its length."""
     import subprocess
 
     cmd = [
         sys.executable, __file__, "--no-vacuum",
         "--clients", str(args.clients), "--players", str(args.players),
-        "--workers", str(args.workers), "--duration", str(WARM_UP_SECONDS),
+        "--workers", str(args.workers), "--via", args.via,
+        "--duration", str(WARM_UP_SECONDS),
     ]  # fmt: skip
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)  # noqa: S603
     return WARM_UP_SECONDS
