@@ -11,6 +11,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from colorado import env
+from titles import TITLE_PACKAGES
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(env.env_str("DATA_DIR", str(BASE_DIR / "var"))).resolve()
@@ -30,9 +31,9 @@ ALLOWED_HOSTS = env.env_list(
 )
 CSRF_TRUSTED_ORIGINS = [SITE_URL]
 
-# The titles the site hosts: one Django app per title's web side (``titles/<slug>/``), each
-# with its rules in ``games/engine/<slug>/``. The only place the project names them.
-TITLE_APPS = ["titles.colorado_county", "titles.la_conquista_del_oeste"]
+# The titles the site hosts: one Django app per title (``titles/<package>/``, its rules in
+# ``titles/<package>/engine/``), from the one list of titles (``titles.TITLE_PACKAGES``).
+TITLE_APPS = [f"titles.{package}" for package in TITLE_PACKAGES]
 #: The title a link or form means when it names none (empty: the first title).
 DEFAULT_TITLE = env.env_str("DEFAULT_TITLE", "")
 #: The site's name in page titles, the header and mails.

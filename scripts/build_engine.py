@@ -45,26 +45,30 @@ def say(text: str) -> None:
 
 
 def compile_into(stage: Path) -> None:
-    """Compile ``_native.MODULES`` from a scratch copy of ``games/engine``; put the shared
-    library, the modules' stubs and their data files into ``stage`` (the layout imports
-    expect)."""
+    """Compile ``_native.MODULES`` from a scratch copy of ``games/engine`` and the titles'
+    rules packages; put the shared library, the modules' stubs and their data files into
+    ``stage`` (the layout imports expect)."""
     with tempfile.TemporaryDirectory(prefix="engine-build-") as scratch:
         work = Path(scratch)
-        shutil.copytree(
-            _native.ENGINE,
-            work / "games" / "engine",
-            ignore=shutil.ignore_patterns("__pycache__", "*.so"),
-        )
+        ignore = shutil.ignore_patterns("__pycache__", "*.so")
+        shutil.copytree(_native.ENGINE, work / "games" / "engine", ignore=ignore)
         (work / "games" / "__init__.py").write_text("")
-        sources = [str(Path("games") / "engine" / rel) for rel in _native.MODULES]
-        out = python(["-m", "mypyc", *sources], work, ENGINE_NATIVE="0", MYPYC_OPT_LEVEL="3")
+        (work / "titles").mkdir()
+        shutil.copy2(ROOT / "titles" / "__init__.py", work / "titles" / "__init__.py")
+        for engine in sorted(ROOT.glob(_native.TITLE_ENGINES)):
+            rel = engine.relative_to(ROOT)
+            shutil.copytree(engine, work / rel, ignore=ignore)
+            (work / rel.parent / "__init__.py").write_text("")
+        out = python(
+            ["-m", "mypyc", *_native.MODULES], work, ENGINE_NATIVE="0", MYPYC_OPT_LEVEL="3"
+        )
         if out.returncode != 0:
             tail = "\n".join((out.stdout + out.stderr).strip().splitlines()[-15:])
             raise RuntimeError(f"mypyc failed:\n{tail}")
         built = [p for p in work.rglob("*.so") if "build" not in p.relative_to(work).parts]
         if len(built) != len(_native.MODULES) + 1:
             raise RuntimeError(f"expected {len(_native.MODULES) + 1} libraries, got {built}")
-        data = [work / "games" / "engine" / rel for rel in _native.DATA_FILES]
+        data = [work / rel for rel in _native.DATA_FILES]
         for path in built + data:  # compiled modules find their data beside their file
             target = stage / path.relative_to(work)
             target.parent.mkdir(parents=True, exist_ok=True)

@@ -2,9 +2,9 @@
 
 This package is pure Python: it imports no Django, database, network or clock (CC-12).
 The web app, the bots and outside tools reach a title only through ``get_rules(slug)``.
-Each title is one package ``games.engine.<package>`` exporting ``RULES``; the built-in
-ones are listed in ``TITLE_PACKAGES`` and imported on the first registry call. Nothing
-else in ``games.engine`` imports a title package.
+Each title's rules are one package ``titles.<package>.engine`` exporting ``RULES``; the
+titles are listed once, in ``titles.TITLE_PACKAGES``, and imported on the first registry
+call. Nothing else in ``games.engine`` imports a title package.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ import importlib
 import threading
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from titles import TITLE_PACKAGES
 
 from . import _native
 
@@ -36,9 +38,6 @@ __all__ = [
     "validate_options",
     "views",
 ]
-
-TITLE_PACKAGES: tuple[str, ...] = ("colorado_county", "la_conquista_del_oeste")
-"""The built-in titles: packages under ``games.engine``, each exporting ``RULES``."""
 
 
 class IllegalAction(Exception):
@@ -180,7 +179,7 @@ _TITLES: dict[str, Rules] | None = None
 def _builtin() -> dict[str, Rules]:
     out: dict[str, Rules] = {}
     for package in TITLE_PACKAGES:
-        rules: Rules = importlib.import_module(f"{__name__}.{package}").RULES
+        rules: Rules = importlib.import_module(f"titles.{package}.engine").RULES
         if rules.slug in out:
             raise ValueError(f"Two built-in titles use the slug {rules.slug!r}.")
         out[rules.slug] = rules

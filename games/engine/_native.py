@@ -3,10 +3,11 @@ exactly these sources exists (issue 16; docs/engine.md, "The compiled engine").
 
 The sources stay the rules (pure Python, type-checked strictly); ``scripts/build_engine.py``
 (run by ``python3 dev.py install``, ``run`` and ``test``) compiles the modules each title
-lists in its ``compiled-modules.txt`` (``MODULES``) into ``build/engine/<key>/``, where
-``key`` hashes those sources. At import,
-``games.engine`` and each compiled package put that folder before their own on their
-``__path__`` if, and only if, a complete build for the current sources is there: an edited
+lists in its ``titles/<package>/engine/compiled-modules.txt`` (``MODULES``) into
+``build/engine/<key>/`` (the same layout as the repository), where ``key`` hashes those
+sources. At import, ``games.engine`` and each compiled package put that folder before
+their own on their ``__path__`` if, and only if, a complete build for the current sources
+is there: an edited
 source changes the key, so a stale build is never used, and nothing is written next to
 the sources. ``ENGINE_NATIVE`` chooses: unset or ``auto`` (use a build when there is one),
 ``0`` (never: the interpreted sources, e.g. for a debugger) or ``1`` (required: importing
@@ -23,26 +24,29 @@ from pathlib import Path
 
 ENGINE = Path(__file__).resolve().parent
 ROOT = ENGINE.parents[1]
+#: Each title's rules package: ``titles/<package>/engine/``.
+TITLE_ENGINES = "titles/*/engine"
 
 #: A title package lists the modules to compile in this file, one file name a line (``#``
 #: starts a comment); a listed file that is not Python (component data) is copied into the
 #: build beside the compiled modules, which look for their data next to their own file.
 MANIFEST = "compiled-modules.txt"
 #: Engine modules shared by every title that are compiled as well.
-SHARED: tuple[str, ...] = ("_rng.py",)
+SHARED: tuple[str, ...] = ("games/engine/_rng.py",)
 
 
 def _listed() -> tuple[str, ...]:
     files = list(SHARED)
-    for manifest in sorted(ENGINE.glob(f"*/{MANIFEST}")):
+    for manifest in sorted(ROOT.glob(f"{TITLE_ENGINES}/{MANIFEST}")):
+        folder = manifest.parent.relative_to(ROOT).as_posix()
         for line in manifest.read_text(encoding="utf-8").splitlines():
             name = line.split("#", 1)[0].strip()
             if name:
-                files.append(f"{manifest.parent.name}/{name}")
+                files.append(f"{folder}/{name}")
     return tuple(files)
 
 
-#: Every file of a build, relative to ``games/engine``: the modules compiled (``.py``) and
+#: Every file of a build, relative to the repository: the modules compiled (``.py``) and
 #: the data files copied. The title packages' ``__init__`` call ``extend``; the rules
 #: objects (``title.py``) stay interpreted: they take whatever a caller passes, while
 #: compiled functions check their declared argument types.
@@ -72,7 +76,7 @@ def source_key() -> str:
     digest = hashlib.sha256(f"{FORMAT}\0{sys.implementation.cache_tag}\0".encode())
     for rel in LISTED:
         digest.update(rel.encode() + b"\0")
-        digest.update((ENGINE / rel).read_bytes())
+        digest.update((ROOT / rel).read_bytes())
         digest.update(b"\0")
     return digest.hexdigest()[:24]
 

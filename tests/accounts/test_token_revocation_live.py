@@ -18,7 +18,7 @@ from django.utils import timezone
 from accounts.models import ApiToken
 from accounts.services import token_create
 from tests.accounts.factories import make_user
-from tests.conftest import channel_prefix
+from tests.fixtures import channel_prefix
 from tests.games.live import live_server
 
 pytestmark = [

@@ -39,7 +39,7 @@ def shoot(page: Any, name: str) -> None:
 
 def rotated(action: dict[str, Any]) -> bool:
     """Whether a claim put its second star under a turned card (not the printed offset)."""
-    from games.engine.colorado_county.data import CARDS
+    from titles.colorado_county.engine.data import CARDS
 
     card = next(c for c in CARDS if c.id == action["card"])
     if card.offset is None or not action.get("second"):

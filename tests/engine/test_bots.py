@@ -10,9 +10,9 @@ import pytest
 
 from games.engine.bots import GENERIC_BOTS, bot_names, get_bot
 from games.engine.bots.random_bot import RandomBot
-from games.engine.colorado_county.greedy_bot import GreedyBot
-from games.engine.colorado_county.random_bot import ColoradoCountyRandomBot
 from tests.tiny_title import HighBot, TinyDuel, registered
+from titles.colorado_county.engine.greedy_bot import GreedyBot
+from titles.colorado_county.engine.random_bot import ColoradoCountyRandomBot
 
 
 @pytest.fixture

@@ -18,8 +18,8 @@ from games.engine import _native
 ROOT = Path(__file__).resolve().parents[2]
 PROBE = (
     "import json; from games.engine import get_rules, _native; get_rules('colorado-county');"
-    "import games.engine.colorado_county.rules as r;"
-    "print(json.dumps([_native.compiled('games.engine.colorado_county'), r.__file__]))"
+    "import titles.colorado_county.engine.rules as r;"
+    "print(json.dumps([_native.compiled('titles.colorado_county.engine'), r.__file__]))"
 )
 
 
@@ -40,15 +40,15 @@ def test_a_build_of_other_sources_is_never_used(tmp_path: Path) -> None:
     """An edited source changes the key: a build made before the edit is ignored, so the
     engine never runs stale compiled rules."""
     stale = tmp_path / ("0" * 24)
-    (stale / "games" / "engine" / "colorado_county").mkdir(parents=True)
+    (stale / "titles" / "colorado_county" / "engine").mkdir(parents=True)
     (stale / _native.COMPLETE).write_text("stale\n")
     # a 'compiled' rules module that would break everything if it were imported
-    (stale / "games" / "engine" / "colorado_county" / "rules.py").write_text("raise SystemExit(3)")
+    (stale / "titles" / "colorado_county" / "engine" / "rules.py").write_text("raise SystemExit(3)")
     done = run_probe({"ENGINE_BUILD_DIR": str(tmp_path)})
     assert done.returncode == 0, done.stderr
     compiled, path = json.loads(done.stdout)
     assert compiled is False
-    assert Path(path) == ROOT / "games" / "engine" / "colorado_county" / "rules.py"
+    assert Path(path) == ROOT / "titles" / "colorado_county" / "engine" / "rules.py"
 
 
 def test_required_but_missing_fails_with_a_clear_message(tmp_path: Path) -> None:
@@ -122,7 +122,7 @@ def test_the_tests_run_what_players_run() -> None:
     from games.engine import get_rules
 
     get_rules("colorado-county")
-    assert _native.compiled("games.engine.colorado_county")
+    assert _native.compiled("titles.colorado_county.engine")
 
 
 @pytest.mark.parametrize("native", ["auto", "1"])

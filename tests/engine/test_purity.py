@@ -1,67 +1,38 @@
-"""The engine is a pure library (style guide, CC-12): no Django, network, clock or global
-random; it imports only the standard library."""
+"""The rules are a pure library (style guide, CC-12): the generic engine (``games/engine/``)
+and every title's rules package (``titles/<package>/engine/``) import no Django, network,
+clock or global random: only the standard library, ``games.engine`` and, for a title, its
+own package. The titles are found by pattern, so a new one is covered by itself."""
 
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
-from games.engine import TITLE_PACKAGES
+from titles import TITLE_PACKAGES
 
-ENGINE = Path(__file__).resolve().parents[2] / "games" / "engine"
-FORBIDDEN = {
-    "django",
-    "channels",
-    "celery",
-    "ninja",
-    "accounts",
-    "colorado",
-    "random",
-    "time",
-    "datetime",
-    "socket",
-    "requests",
-    "urllib",
-    "http",
-}
-
-
-# The bots (``bots/`` and a title's ``*_bot.py`` modules) take a seeded ``random.Random``
-# from their caller and the ``simulate`` command times its run; neither may touch the
-# global generator (tests/engine/colorado_county/test_bots.py checks).
+ROOT = Path(__file__).resolve().parents[2]
+ENGINE = ROOT / "games" / "engine"
+TITLE_ENGINES = sorted(ROOT.glob("titles/*/engine"))
+FORBIDDEN = {"random", "time", "datetime", "socket", "urllib", "http"}
+#: The bots (``games/engine/bots/`` and a title's ``*_bot.py`` modules) take a seeded
+#: ``random.Random`` from their caller, and the ``simulate`` command times its run; none
+#: touches the global generator (each title's bot tests check).
 TOOLS_MAY_USE = {"random", "time"}
 
 
-def forbidden_for(path: Path) -> set[str]:
-    rel = path.relative_to(ENGINE)
-    if rel.parts[0] == "bots" or rel.name == "__main__.py" or rel.name.endswith("_bot.py"):
-        return FORBIDDEN - TOOLS_MAY_USE
-    return FORBIDDEN
+def rules_sources() -> list[Path]:
+    return sorted([*ENGINE.rglob("*.py"), *(p for e in TITLE_ENGINES for p in e.rglob("*.py"))])
 
 
-def test_engine_sources_import_nothing_forbidden() -> None:
-    for path in ENGINE.rglob("*.py"):
-        forbidden = forbidden_for(path)
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            names: list[str] = []
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                names = [node.module]
-            for name in names:
-                top = name.split(".")[0]
-                assert top not in forbidden, f"{path.name} imports {name}"
-                if top == "games":
-                    assert name.startswith("games.engine"), f"{path.name} imports {name}"
+def package_of(path: Path) -> list[str]:
+    rel = path.relative_to(ROOT).with_suffix("")
+    return list(rel.parts[:-1])
 
 
 def imported_modules(path: Path) -> list[str]:
-    """Every module ``path`` imports, relative imports resolved to ``games.engine...``."""
-    rel = path.relative_to(ENGINE).with_suffix("")
-    package = ["games", "engine", *rel.parts[:-1]]
-    if rel.name == "__init__":
-        package = ["games", "engine", *rel.parts[:-1]]
+    """Every module ``path`` imports, relative imports resolved."""
+    package = package_of(path)
     out: list[str] = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
@@ -74,17 +45,47 @@ def imported_modules(path: Path) -> list[str]:
     return out
 
 
-def test_generic_engine_modules_import_no_title_package() -> None:
-    """Outside ``games/engine/<title>/`` only the registry reaches a title, by the names in
-    ``TITLE_PACKAGES`` (``importlib``); the generic bots know no title."""
-    titles = {f"games.engine.{p}" for p in TITLE_PACKAGES}
+def allowed_tops(path: Path) -> set[str]:
+    tools = path.name == "__main__.py" or path.name.endswith("_bot.py") or "bots" in path.parts
+    stdlib = set(sys.stdlib_module_names) - FORBIDDEN
+    return stdlib | (TOOLS_MAY_USE if tools else set()) | {"games", "titles", "__future__"}
+
+
+def own_package(path: Path) -> str | None:
+    """``titles.<package>.engine`` for a title's rules module, None for the generic engine."""
+    parts = path.relative_to(ROOT).parts
+    return f"titles.{parts[1]}.engine" if parts[0] == "titles" else None
+
+
+def test_every_title_has_a_rules_package() -> None:
+    assert sorted(e.parent.name for e in TITLE_ENGINES) == sorted(TITLE_PACKAGES)
+
+
+def test_rules_import_only_the_standard_library_and_the_engine() -> None:
     checked = 0
-    for path in ENGINE.rglob("*.py"):
-        if path.relative_to(ENGINE).parts[0] in TITLE_PACKAGES:
-            continue
+    for path in rules_sources():
         checked += 1
+        allowed = allowed_tops(path)
+        own = own_package(path)
         for name in imported_modules(path):
-            assert not any(name == t or name.startswith(t + ".") for t in titles), (
-                f"{path.relative_to(ENGINE)} imports {name}"
+            top = name.split(".")[0]
+            where = path.relative_to(ROOT)
+            assert top in allowed, f"{where} imports {name}"
+            if top == "games":
+                assert name.startswith("games.engine"), f"{where} imports {name}"
+            if top == "titles":
+                inside = own is not None and (name == own or name.startswith(own + "."))
+                assert name in {"titles", "titles.TITLE_PACKAGES"} or inside, (
+                    f"{where} imports {name}: a title's rules import only their own package"
+                )
+    assert checked >= 20
+
+
+def test_generic_engine_modules_import_no_title_package() -> None:
+    """Outside a title's folder only the registry reaches a title, by the names in
+    ``titles.TITLE_PACKAGES`` (``importlib``); the generic bots know no title."""
+    for path in ENGINE.rglob("*.py"):
+        for name in imported_modules(path):
+            assert name in {"titles", "titles.TITLE_PACKAGES"} or not name.startswith("titles"), (
+                f"{path.relative_to(ROOT)} imports {name}"
             )
-    assert checked >= 5

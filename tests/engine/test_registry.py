@@ -30,7 +30,7 @@ def tiny() -> Iterator[TinyDuel]:
 def test_built_in_titles_come_from_their_packages() -> None:
     assert TITLE_PACKAGES == ("colorado_county", "la_conquista_del_oeste")
     assert title_slugs() == ["colorado-county", "la-conquista-del-oeste"]
-    from games.engine.colorado_county import RULES
+    from titles.colorado_county.engine import RULES
 
     assert get_rules("colorado-county") is RULES
 

@@ -12,8 +12,8 @@ import pytest
 from games.engine import IllegalAction, get_rules
 from games.engine.bots import get_bot
 from games.engine.replay import MoveRefused, Replay, replay
-from tests.engine.colorado_county.helpers import random_move
 from tests.tiny_title import TinyDuel, registered
+from titles.colorado_county.tests.engine.helpers import random_move
 
 Move = tuple[int, Any]
 

@@ -13,7 +13,7 @@ from accounts.models import User
 from games import moves, services
 from games.engine import get_rules
 from games.models import Game, Move
-from tests.games.conftest import ApiClient
+from tests.games.fixtures import ApiClient
 from tests.play import play_randomly
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]

@@ -13,7 +13,7 @@ from games import moves, services
 from games.errors import BadRequest
 from games.models import Game, Move
 from games.snapshots import engine_for, load_state
-from tests.games.conftest import ApiClient, running_pair
+from tests.games.fixtures import ApiClient, running_pair
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 

@@ -13,7 +13,7 @@ from django.test import Client
 
 from accounts.models import User
 from games.models import ChatMessage, Game, Move
-from tests.games.conftest import ApiClient, running_pair
+from tests.games.fixtures import ApiClient, running_pair
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 

@@ -24,7 +24,7 @@ from games.errors import (
     StaleVersion,
 )
 from games.models import Game
-from tests.games.conftest import ApiClient, running_pair
+from tests.games.fixtures import ApiClient, running_pair
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 

@@ -17,7 +17,7 @@ from django.core.management import CommandError, call_command
 
 from games.engine import get_rules
 from games.fairness import competition_ranks, verify_export
-from tests.engine.colorado_county.helpers import random_move
+from titles.colorado_county.tests.engine.helpers import random_move
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE = get_rules("colorado-county")

@@ -20,8 +20,8 @@ from accounts.services import token_create
 from games import moves, selectors, services
 from games.engine import get_rules
 from games.models import Game, Move
-from tests.conftest import channel_prefix
-from tests.games.conftest import ApiClient
+from tests.fixtures import channel_prefix
+from tests.games.fixtures import ApiClient
 from tests.games.live import Socket, live_server, socket_ticket
 
 pytestmark = [

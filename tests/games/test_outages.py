@@ -26,7 +26,7 @@ from accounts.models import User
 from accounts.services import token_create
 from games import services
 from games.models import Game, Move
-from tests.conftest import channel_prefix
+from tests.fixtures import channel_prefix
 from tests.games.live import ROOT, Socket, live_server
 from tests.games.outage import PrivatePostgres, PrivateRedis, private_postgres, private_redis
 

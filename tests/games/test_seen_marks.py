@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from accounts.models import User
 from games import seen
 from games.models import Game, Seat
-from tests.games.conftest import running_pair
+from tests.games.fixtures import running_pair
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -17,7 +17,7 @@ from accounts.models import User
 from accounts.services import token_create
 from games import jsontext, moves, selectors, services
 from games.models import Game, Move
-from tests.games.conftest import ApiClient
+from tests.games.fixtures import ApiClient
 from tests.games.test_frames import Socket, _connect
 
 pytestmark = pytest.mark.django_db(transaction=True)

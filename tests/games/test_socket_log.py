@@ -14,7 +14,7 @@ from django.db import connection
 from accounts.models import User
 from accounts.services import token_create
 from games import services
-from tests.conftest import channel_prefix
+from tests.fixtures import channel_prefix
 from tests.games.live import Socket, live_server, socket_ticket
 
 pytestmark = [

@@ -32,7 +32,7 @@ def test_every_bot_move_reaches_a_watching_socket(real_worker: None, worker_id: 
     uvicorn server sees each version the bots reach, up to the end."""
     from django.db import connection
 
-    from tests.conftest import channel_prefix
+    from tests.fixtures import channel_prefix
     from tests.games.live import Socket, live_server
 
     name = connection.settings_dict["NAME"]

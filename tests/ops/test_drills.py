@@ -31,7 +31,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import _missing
+from tests.fixtures import _missing
 from tests.games.live import ROOT, free_port
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]

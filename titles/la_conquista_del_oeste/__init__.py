@@ -1,5 +1,10 @@
-"""La Conquista del Oeste's web side: board drawing, forms, log words, templates, styles.
+"""La Conquista del Oeste: its rules (``engine/``, pure Python), its web side (board
+drawing, forms, log words, templates, styles), its translations (``locale/``), docs and
+tests."""
 
-Its rules are in ``games/engine/la_conquista_del_oeste/``; this package is what the pages
-show.
-"""
+#: Words of this title that no core module, template or script may use (the title's slug,
+#: package and name are added to them: ``tests/ops/test_titles_core.py``).
+VOCABULARY = (
+    r"conquista|\boutfits?\b|sheriff|poker|cardsharp|\boxen\b|revolver|\bwagons?\b"
+    r"|roy bean|langtry|\bduels?\b"
+)

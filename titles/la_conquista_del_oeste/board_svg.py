@@ -12,8 +12,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from games.engine.la_conquista_del_oeste.data import DATA
-
+from .engine.data import DATA
 from .log_words import city_name, seat_name
 
 WIDTH, HEIGHT = 1140, 440

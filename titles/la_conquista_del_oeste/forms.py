@@ -10,8 +10,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext as _
 
-from games.engine.la_conquista_del_oeste.data import ITEMS
-
+from .engine.data import ITEMS
 from .log_words import item_words
 
 #: Action types whose only field is their type.

@@ -8,7 +8,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.engine.la_conquista_del_oeste.data import DATA
+from .engine.data import DATA
 
 Event = Mapping[str, Any]
 

@@ -10,10 +10,10 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games.engine.la_conquista_del_oeste.data import DATA, ITEMS
 from games.titles import WebTitle
 
 from . import board_svg, log_words
+from .engine.data import DATA, ITEMS
 from .forms import action_from_fields, bad
 
 #: The name the site gives this title's greedy bot's account, marked for the catalogues

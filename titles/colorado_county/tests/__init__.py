@@ -1,0 +1,1 @@
+"""colorado_county: its own tests (engine, web and browser)."""

@@ -1,0 +1,1 @@
+"""la_conquista_del_oeste: its own tests (engine, web and browser)."""

@@ -1,0 +1,1 @@
+"""Browser tests of this title (headless Chromium; fixtures in tests/browser/fixtures.py)."""

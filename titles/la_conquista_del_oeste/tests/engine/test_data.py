@@ -1,0 +1,85 @@
+"""The component data (LC-1): this site's own map, prices and decks, validated at import."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+from titles.la_conquista_del_oeste.engine import data
+from titles.la_conquista_del_oeste.engine.data import ARRIVALS, CITIES, DATA, NB, distances
+
+RAW: dict[str, Any] = json.loads(data.DATA_FILE.read_text(encoding="utf-8"))
+
+
+def test_lc_1_map_size_zones_and_special_cities() -> None:
+    assert 60 <= len(CITIES) <= 92
+    starts = {c for c, city in CITIES.items() if city.start}
+    assert starts == {"boston", "norfolk", "charleston"}
+    assert all(not CITIES[c].west for c in starts)
+    assert len(ARRIVALS) >= 4
+    assert all(CITIES[a].west for a in ARRIVALS)
+    assert DATA.rail_cities == ("norfolk", "st_louis")
+    assert CITIES[DATA.indian_prison_city].name == "Liberty"
+    assert CITIES[DATA.roy_bean_city].west
+    for flag in ("work", "poker", "sheriff", "cardsharp", "prison", "incident"):
+        assert any(getattr(c, flag) for c in CITIES.values()), flag
+    assert any(c.bank for c in CITIES.values())
+    for item in data.ITEMS:
+        assert any(item in c.shops and not c.west for c in CITIES.values())
+        assert any(item in c.shops and c.west for c in CITIES.values())
+
+
+def test_lc_1_graph_connected_and_every_west_city_reaches_the_pacific() -> None:
+    assert len(distances(NB, ["boston"])) == len(CITIES)
+    west = {k: tuple(b for b in v if CITIES[b].west) for k, v in NB.items() if CITIES[k].west}
+    reach = distances(west, ARRIVALS)
+    assert {c for c in CITIES if CITIES[c].west} <= set(reach)
+    assert all(0 <= c.x <= 1200 and 0 <= c.y <= 600 for c in CITIES.values())
+
+
+def test_lc_1_prices_west_dearer_and_sale_below_purchase() -> None:
+    for item in data.ITEMS:
+        east, west = DATA.prices[item]["east"], DATA.prices[item]["west"]
+        assert east[1] < east[0] < west[0]
+        assert west[1] < west[0]
+
+
+def test_lc_1_every_card_effect_known_and_texts_written() -> None:
+    assert {c.effect["kind"] for c in DATA.opportunity.values()} <= data.OPPORTUNITY_KINDS
+    assert {c.effect["kind"] for c in DATA.incident.values()} <= data.INCIDENT_KINDS
+    lily = [c for c in DATA.opportunity.values() if c.effect["kind"] == "lily_langtry"]
+    assert len(lily) >= 1
+    assert any(c.effect["kind"] == "indian_prison" for c in DATA.incident.values())
+    assert all(len(c.text) > 20 for c in [*DATA.opportunity.values(), *DATA.incident.values()])
+
+
+def _broken(edit: Any) -> str:
+    raw = copy.deepcopy(RAW)
+    edit(raw)
+    with pytest.raises(data.ComponentDataError) as info:
+        data.parse(raw)
+    return str(info.value)
+
+
+def test_lc_1_malformed_data_is_refused_at_load() -> None:
+    assert "duplicate city" in _broken(lambda r: r["cities"].append(dict(r["cities"][0])))
+    assert "connected" in _broken(
+        lambda r: r.update(edges=[e for e in r["edges"] if "seattle" not in e])
+    )
+    assert "unknown effect" in _broken(
+        lambda r: r["incident"][0].update(effect={"kind": "teleport"})
+    )
+    assert "bad edge" in _broken(lambda r: r["edges"].append(["boston", "atlantis"]))
+    assert "duplicate card" in _broken(lambda r: r["opportunity"].append(r["opportunity"][0]))
+    assert "2-12" in _broken(lambda r: r["starting_cities"].pop())
+
+    def cut_west(r: dict[str, Any]) -> None:
+        # A West city joined to the East only cannot reach the Pacific through the West.
+        r["cities"].append({"id": "nowhere", "name": "Nowhere", "zone": "west", "x": 1, "y": 1})
+        r["edges"].append(["nowhere", "boston"])
+
+    assert "arrival point" in _broken(cut_west)
+    assert "format" in _broken(lambda r: r.update(format=2))
