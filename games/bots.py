@@ -11,12 +11,12 @@ One rule says when a bot is due (``bot_to_act``; the same in SQL over every game
 account's seat, or a person's seat handed to the bot) is in ``Game.to_act``.
 
 Levels (``bot_levels``): players choose a bot by level, easy, medium or hard, each played by
-one bot kind, so each level has its own account (``bot-<kind>``) and rating. By default easy
-is the generic ``random`` bot, medium the title's own stand-in (its heuristic), hard the
-generic ``search`` bot (offered only for titles it can play); a title may name its own with
-a ``bot_levels`` mapping on its rules. A title without a level's bot does not offer that
-level. The table's level (``Game.bot_kind``) plays its bot seats and stands in for its late
-players (``stand_in_kind``); its thinking time per move is ``bot_seconds``.
+one bot kind, so each level has its own account (``bot-<kind>``) and rating. Each title
+declares the kind of each level it offers (``Declaration.bot_levels``: usually easy the
+generic ``random`` bot, medium its own heuristic, hard the generic ``search`` bot); a level
+it does not declare is not offered. The table's level (``Game.bot_kind``) plays its bot
+seats and stands in for its late players (``stand_in_kind``); its thinking time per move is
+``bot_seconds``.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
 from accounts.models import User
-from games.engine import Rules, get_rules
+from games.engine import LEVELS, Rules, get_rules
 from games.engine.bots import bot_names, choose_action, get_bot
 from games.models import Game, Seat
 
@@ -48,10 +48,8 @@ def bot_kinds(title: str) -> tuple[str, ...]:
     return tuple(bot_names(title))
 
 
-#: The levels, easiest first.
-LEVELS = ("easy", "medium", "hard")
-#: The generic bots behind the default easy and hard levels (games.engine.bots).
-EASY_KIND, HARD_KIND = "random", "search"
+#: The generic searching bot (games.engine.bots.search): its thinking time is a setting.
+SEARCH_KIND = "search"
 
 LEVEL_LABELS: Mapping[str, Promise] = {
     "easy": _("Easy"),
@@ -94,18 +92,10 @@ class BotLevel:
 
 
 def bot_levels(title: str) -> list[BotLevel]:
-    """The levels ``title`` offers, easiest first: only those whose bot can play it. A title
-    names its own with ``bot_levels`` (``{level: kind}``) on its rules; otherwise easy is
-    ``random``, medium the title's ``stand_in_bot`` (or its first own bot) and hard
-    ``search``."""
-    rules = get_rules(title)
-    kinds = bot_kinds(title)
-    chosen = getattr(rules, "bot_levels", None)
-    if not isinstance(chosen, Mapping):
-        own = [k for k in sorted(rules.bots) if k not in (EASY_KIND, HARD_KIND)]
-        medium = rules.stand_in_bot if rules.stand_in_bot in own else (own[0] if own else "")
-        chosen = {"easy": EASY_KIND, "medium": medium, "hard": HARD_KIND}
-    return [BotLevel(level, str(chosen[level])) for level in LEVELS if chosen.get(level) in kinds]
+    """The levels ``title`` offers, easiest first, as its rules declare them
+    (``Declaration.bot_levels``)."""
+    chosen = get_rules(title).declaration.bot_levels
+    return [BotLevel(level, chosen[level]) for level in LEVELS if level in chosen]
 
 
 def level_of(title: str, kind: str) -> BotLevel | None:
@@ -125,7 +115,7 @@ def kind_for(title: str, name: str) -> str | None:
 def bot_seconds(kind: str) -> float | None:
     """The thinking time per move of ``kind`` (None: a bot that does not search): the
     search bot, which plays the hard level, thinks ``settings.BOT_SEARCH_SECONDS``."""
-    if kind != HARD_KIND:
+    if kind != SEARCH_KIND:
         return None
     return float(settings.BOT_SEARCH_SECONDS)
 

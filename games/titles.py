@@ -73,24 +73,22 @@ class WebTitle:
     # --- the new-table form --------------------------------------------------------------
 
     def option_fields(self) -> dict[str, forms.Field]:
-        """Form fields for the title's table options, built from its options schema."""
+        """Form fields for the title's table options, built from its declared options; the
+        label, help and choices' words come from the title's own catalogue."""
         fields: dict[str, forms.Field] = {}
-        for name, spec in self.rules.options_schema.items():
+        for name, option in self.rules.options_schema.items():
             fields[name] = forms.ChoiceField(
-                label=name.replace("_", " ").capitalize(),
-                choices=[(str(c), str(c)) for c in spec["choices"]],
-                initial=str(spec["default"]),
-                help_text=str(spec.get("help", "")),
+                label=_(option.label),
+                choices=[(str(c), _(option.choice_label(c))) for c in option.choices],
+                initial=str(option.default),
+                help_text=_(option.help) if option.help else "",
             )
         return fields
 
     def options_from_form(self, cleaned: Mapping[str, Any]) -> dict[str, Any]:
-        """The options for ``games.services.game_create`` from the cleaned form data."""
-        out: dict[str, Any] = {}
-        for name, spec in self.rules.options_schema.items():
-            by_text = {str(c): c for c in spec["choices"]}
-            out[name] = by_text.get(str(cleaned.get(name)), cleaned.get(name))
-        return out
+        """The options for ``games.services.game_create`` from the cleaned form data (text:
+        ``games.engine.normalise_options`` turns it into the typed choices)."""
+        return {name: cleaned.get(name) for name in self.rules.options_schema}
 
     def form_note(self) -> str:
         """A sentence the new-table form shows for this title (empty: none)."""

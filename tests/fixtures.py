@@ -136,3 +136,14 @@ def tiny_title() -> Iterator[Any]:
 
     with registered() as rules:
         yield rules
+
+
+@pytest.fixture(autouse=True)
+def site_language() -> Iterator[None]:
+    """Each test starts in the site's default language and leaves no language active: a
+    test that activates one (a page in French) cannot change what the next test reads."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()

@@ -12,7 +12,15 @@ from contextlib import contextmanager
 from types import MappingProxyType
 from typing import Any
 
-from games.engine import IllegalAction, register, unregister, validate_options
+from games.engine import (
+    Declaration,
+    IllegalAction,
+    Length,
+    Option,
+    normalise_options,
+    register,
+    unregister,
+)
 
 State = dict[str, Any]
 
@@ -21,6 +29,8 @@ class HighBot:
     """Always picks the highest number."""
 
     name = "high"
+    reads_view = False
+    reads_state = False
 
     def choose(
         self, rules: Any, view: dict[str, Any], legal_actions: list[Any], rng: random.Random
@@ -33,20 +43,28 @@ class TinyDuel:
     name: str = "Tiny duel"
     min_players: int = 2
     max_players: int = 2
-    options_schema: Mapping[str, Mapping[str, Any]] = {
-        "rounds": {"choices": [1, 3], "default": 3, "help": "Rounds to play."}
-    }
+    options_schema: Mapping[str, Option] = MappingProxyType(
+        {"rounds": Option(choices=(1, 3), default=3, label="Rounds", help="Rounds to play.")}
+    )
     seat_colours: Sequence[str] = ("white", "black")
     sealed_steps: Mapping[str, str] = MappingProxyType({"pick": "picks_revealed"})
     bots: Mapping[str, Any] = MappingProxyType({"high": HighBot()})
     stand_in_bot: str = "high"
+    declaration = Declaration(
+        simultaneous=True,
+        chance=False,
+        hidden_information=True,
+        length=Length(unit="rounds", typical={2: (1, 3)}, most={2: 3}),
+        bot_levels=MappingProxyType({"easy": "random", "medium": "high"}),
+        queries=("lead",),
+    )
 
     def setup_events(
         self, num_players: int, seed: int | str, options: Mapping[str, Any] | None = None
     ) -> tuple[State, list[dict[str, Any]]]:
         if num_players != 2:
             raise ValueError("Tiny duel is played by 2 players.")
-        opts = validate_options(self.slug, options)
+        opts = normalise_options(self.options_schema, options)
         state = {"rounds": opts["rounds"], "round": 1, "picks": [None, None], "scores": [0, 0]}
         return state, [{"type": "game_started", "visible_to": "all"}]
 
@@ -100,6 +118,12 @@ class TinyDuel:
 
     def result(self, state: State) -> list[int]:
         return list(state["scores"])
+
+    def elapsed(self, state: State) -> int:
+        return min(int(state["round"]), int(state["rounds"]))
+
+    def ended_by_limit(self, state: State) -> bool:
+        return False
 
     def dump(self, state: State) -> dict[str, Any]:
         return {**state, "picks": list(state["picks"]), "scores": list(state["scores"])}

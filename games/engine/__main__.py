@@ -85,6 +85,8 @@ def simulate(
     wins = dict.fromkeys(bots, 0)
     seat_wins = [0] * players
     shared = 0
+    lengths: list[int] = []
+    by_limit = 0
     total_actions = 0
     started = time.perf_counter()
     cpu_started = time.process_time()
@@ -92,6 +94,8 @@ def simulate(
         names = seat_bots(bot_list, players, i)
         state, actions = play_game(rules, [bots[n] for n in names], f"{seed}:{i}", options)
         total_actions += actions
+        lengths.append(rules.elapsed(state))
+        by_limit += rules.ended_by_limit(state)
         result = rules.result(state)
         top = max(result)
         winners = [p for p in range(players) if result[p] == top]
@@ -127,6 +131,25 @@ def simulate(
         },
         "shared_wins": shared,
         "wins_by_seat": seat_wins,
+        rules.declaration.length.unit: length_stats(lengths, by_limit),
+    }
+
+
+def length_stats(lengths: list[int], by_limit: int) -> dict[str, Any]:
+    """The games' lengths in the title's declared unit: median, 10th and 90th percentiles,
+    and how many games ended by a length limit rather than by their own end."""
+    if not lengths:
+        return {"median": None, "p10": None, "p90": None, "by_limit": 0}
+    ordered = sorted(lengths)
+
+    def at(q: float) -> int:
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+    return {
+        "median": statistics.median(ordered),
+        "p10": at(0.1),
+        "p90": at(0.9),
+        "by_limit": by_limit,
     }
 
 
@@ -164,7 +187,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="a game option, NAME=VALUE from the title's options schema (repeatable)",
+        help="a game option, NAME=VALUE from the title's options (repeatable; the value "
+        "as text, e.g. round_limit=30)",
     )
     sim.add_argument(
         "--bot-seconds",

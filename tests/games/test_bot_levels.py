@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from datetime import timedelta
 from io import StringIO
 from types import MappingProxyType
@@ -37,6 +38,8 @@ class LowBot:
     """Always picks the lowest number."""
 
     name = "low"
+    reads_view = False
+    reads_state = False
 
     def choose(
         self, rules: Any, view: dict[str, Any], legal_actions: list[Any], rng: random.Random
@@ -50,7 +53,11 @@ class SearchableDuel(TinyDuel):
     search). Its levels: easy ``low``, medium ``high``, hard ``search``."""
 
     bots = MappingProxyType({"high": HighBot(), "low": LowBot()})
-    bot_levels = MappingProxyType({"easy": "low", "medium": "high", "hard": "search"})
+    declaration = replace(
+        TinyDuel.declaration,
+        bot_levels=MappingProxyType({"easy": "low", "medium": "high", "hard": "search"}),
+        hooks=frozenset({"determinise"}),
+    )
 
     def determinise(self, state: Any, seat: int, rng: random.Random) -> Any:
         picks = [p if i == seat else None for i, p in enumerate(state["picks"])]

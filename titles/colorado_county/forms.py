@@ -1,4 +1,5 @@
-"""Colorado County's forms: its table options and a move posted from its page.
+"""Colorado County's form: a move posted from its page (its table options are declared
+by its rules and drawn by the generic form).
 
 A form only checks shape (types, ranges, known names); whether a move is legal is the
 engine's business, reached through ``games.moves.action_submit``.
@@ -13,22 +14,6 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 CELL_RE = re.compile(r"^[A-O](10|[1-9])$")
-
-
-def option_fields() -> dict[str, forms.Field]:
-    """The new-table form's fields for the options (``lakes``, ``flags``)."""
-    return {
-        "lakes": forms.ChoiceField(
-            label=_("Lakes"),
-            choices=(("first-game", _("first-game layout")), ("random", _("random layout"))),
-            initial="first-game",
-        ),
-        "flags": forms.ChoiceField(
-            label=_("Flags"),
-            choices=(("players", _("players place them")), ("random", _("placed at random"))),
-            initial="players",
-        ),
-    }
 
 
 def _cowboys(values: list[str]) -> list[int]:

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_noop
 from games.titles import WebTitle
 
 from . import board_svg, log_words
-from .forms import ActionForm, option_fields
+from .forms import ActionForm
 
 #: The name the site gives this title's greedy bot's account, marked for the catalogues
 #: (pages show it in the reader's language: ``User.shown_name``).
@@ -47,9 +47,6 @@ class ColoradoCountyWeb(WebTitle):
     how_to_play_template = "colorado_county/how_to_play.html"
     scripts = ("colorado_county/board.js", "colorado_county/play.js")
     styles = ("colorado_county/board.css",)
-
-    def option_fields(self) -> dict[str, forms.Field]:
-        return option_fields()
 
     def bot_label(self, kind: str) -> str:
         if kind == "greedy":

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django import forms
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
@@ -21,11 +20,6 @@ from .forms import action_from_fields, bad
 BOT_ACCOUNT_NAMES = (gettext_noop("Greedy bot"),)
 
 SLUG = "la-conquista-del-oeste"
-ROUND_LIMIT_HELP = {
-    30: lambda: _("30 rounds (a short game)"),
-    50: lambda: _("50 rounds (the usual game)"),
-    80: lambda: _("80 rounds (a long game)"),
-}
 
 
 class LaConquistaWeb(WebTitle):
@@ -35,23 +29,6 @@ class LaConquistaWeb(WebTitle):
     home_template = "la_conquista_del_oeste/_home.html"
     how_to_play_template = "la_conquista_del_oeste/how_to_play.html"
     styles = ("la_conquista_del_oeste/board.css",)
-
-    def option_fields(self) -> dict[str, forms.Field]:
-        spec = self.rules.options_schema["round_limit"]
-        return {
-            "round_limit": forms.ChoiceField(
-                label=_("Round limit"),
-                choices=[
-                    (str(c), ROUND_LIMIT_HELP[c]() if c in ROUND_LIMIT_HELP else str(c))
-                    for c in spec["choices"]
-                ],
-                initial=str(spec["default"]),
-                help_text=_(
-                    "If nobody has reached the West by then, the player closest to an "
-                    "arrival point wins."
-                ),
-            )
-        }
 
     def form_note(self) -> str:
         return _(

@@ -16,6 +16,7 @@ Action = dict[str, Any]
 class RandomBot:
     name = "random"
     reads_view = False  # ``simulate`` passes an empty view
+    reads_state = False
 
     def choose(
         self,

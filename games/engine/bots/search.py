@@ -26,7 +26,8 @@ The algorithm is multiple-observer ISMCTS (MO-ISMCTS, Cowling, Powley & Whitehou
   winners) plus ``1 - WIN_WEIGHT`` times its normalised score (0 = lowest, 1 = highest);
   every tree is updated along its own path with the reward of the seat that acted.
 
-Optional title hooks besides ``determinise`` (read with ``getattr``):
+Optional title hooks besides ``determinise``, used when the title declares them
+(``Declaration.hooks``):
 ``search_actions(state, seat)`` the moves the search considers (default
 ``legal_actions``, e.g. bids of several pieces) and
 ``playout_action(state, seat, rng)`` the default policy's move;
@@ -53,11 +54,10 @@ import json
 import math
 import random
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .. import Determinising, Rules
+from .. import Rules, determinising, playout_estimate, playout_policy, search_actions
 
 Action = dict[str, Any]
 
@@ -138,6 +138,8 @@ class SearchBot:
     """The ``search`` bot. Immutable: ``with_budget`` returns a new bot."""
 
     name = "search"
+    reads_view = True
+    reads_state = True
 
     def __init__(
         self,
@@ -206,10 +208,10 @@ class SearchBot:
         self, rules: Rules, state: Any, seat: int, rng: random.Random
     ) -> tuple[Action, SearchStats]:
         """The chosen action for ``seat`` and what the search cost."""
-        if not isinstance(rules, Determinising):
+        if determinising(rules) is None:
             raise TypeError(f"{rules.slug} has no determinise hook; the search cannot play it.")
         started = time.perf_counter()
-        candidates = _actions_fn(rules)(state, seat)
+        candidates = search_actions(rules)(state, seat)
         if not candidates:
             raise ValueError(f"seat {seat} has no action to choose from")
         if len(candidates) == 1:
@@ -273,14 +275,15 @@ class SearchBot:
         roots: list[Node],
         root_actions: list[Action],
     ) -> None:
-        s = rules.determinise(state, me, rng)  # type: ignore[attr-defined]
+        hook = determinising(rules)
+        if hook is None:  # ``search`` refuses such a title before it gets here
+            raise TypeError(f"{rules.slug} has no determinise hook")
+        s = hook.determinise(state, me, rng)
         n = len(roots)
         current = list(roots)
         paths: list[list[Node]] = [[] for _ in range(n)]
-        actions_of = _actions_fn(rules)
-        policy: Callable[[Any, int, random.Random], Action] | None = getattr(
-            rules, "playout_action", None
-        )
+        actions_of = search_actions(rules)
+        policy = playout_policy(rules)
         sealed = rules.sealed_steps
         c = self.exploration
         first = True
@@ -351,13 +354,9 @@ class SearchBot:
     def _playout(self, rules: Rules, s: Any, rng: random.Random) -> list[float]:
         """Play ``s`` out; return the result, or the title's estimate of it where the
         title's ``playout_estimate(start, state)`` cuts the playout short."""
-        policy: Callable[[Any, int, random.Random], Action] | None = getattr(
-            rules, "playout_action", None
-        )
-        estimate: Callable[[Any, Any], list[float] | None] | None = getattr(
-            rules, "playout_estimate", None
-        )
-        actions_of = _actions_fn(rules)
+        policy = playout_policy(rules)
+        estimate = playout_estimate(rules)
+        actions_of = search_actions(rules)
         start = s
         steps = 0
         while not rules.is_over(s):
@@ -408,8 +407,3 @@ def decided(root: Node, keys: Any, done: int, left: int, prior_visits: int) -> b
     lead = max(range(len(counts)), key=lambda i: counts[i][0])
     floor = counts[lead][0]
     return all(i == lead or most + left < floor for i, (_, most) in enumerate(counts))
-
-
-def _actions_fn(rules: Rules) -> Callable[[Any, int], list[Action]]:
-    fn: Callable[[Any, int], list[Action]] = getattr(rules, "search_actions", rules.legal_actions)
-    return fn

@@ -315,6 +315,8 @@ class GreedyBot:
     """The greedy player; the keyword arguments exist for tuning experiments."""
 
     name = "greedy"
+    reads_view = True
+    reads_state = False
 
     def __init__(
         self,

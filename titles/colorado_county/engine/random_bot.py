@@ -88,6 +88,7 @@ class ColoradoCountyRandomBot:
 
     name = "random"
     reads_view = False
+    reads_state = False
 
     def choose(
         self,

@@ -6,7 +6,16 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from games.engine import Generator, IllegalAction, _rng
+from games.engine import (
+    Declaration,
+    Generator,
+    IllegalAction,
+    Length,
+    Option,
+    _rng,
+    gettext_noop,
+    normalise_options,
+)
 
 from . import actions, determinise, persist, queries, rules, views
 from .data import DATA
@@ -17,18 +26,50 @@ from .state import State
 if TYPE_CHECKING:
     from games.engine.bots import Bot
 
-OPTIONS_SCHEMA: dict[str, dict[str, Any]] = {
-    "lakes": {
-        "choices": ["first-game", "random"],
-        "default": "first-game",
-        "help": "Lake placement: the first-game layout, or random under CC-2.3.",
-    },
-    "flags": {
-        "choices": ["players", "random"],
-        "default": "players",
-        "help": "Flag placement: chosen by the players in turn, or on random legal cells.",
-    },
-}
+OPTIONS_SCHEMA: Mapping[str, Option] = MappingProxyType(
+    {
+        "lakes": Option(
+            choices=("first-game", "random"),
+            default="first-game",
+            label=gettext_noop("Lakes"),
+            help=gettext_noop("Where the lakes lie: the first-game layout, or a random one."),
+            choice_labels={
+                "first-game": gettext_noop("first-game layout"),
+                "random": gettext_noop("random layout"),
+            },
+        ),
+        "flags": Option(
+            choices=("players", "random"),
+            default="players",
+            label=gettext_noop("Flags"),
+            help=gettext_noop(
+                "Who places the flags: the players in turn, or the game on random legal cells."
+            ),
+            choice_labels={
+                "players": gettext_noop("players place them"),
+                "random": gettext_noop("placed at random"),
+            },
+        ),
+    }
+)
+
+DECLARATION = Declaration(
+    simultaneous=True,  # every seat bids at once (CC-4), sales' interest and bids too
+    chance=True,  # the deck's order, random lakes and flags
+    hidden_information=True,  # hands, the deck, sealed bids
+    # Four rounds, each valued (CC-8); a round is as long as its cards last.
+    length=Length(
+        unit="rounds", typical=dict.fromkeys((2, 3, 4), (4, 4)), most=dict.fromkeys((2, 3, 4), 4)
+    ),
+    bot_levels=MappingProxyType({"easy": "random", "medium": "greedy", "hard": "search"}),
+    queries=("claim_preview",),
+    hooks=frozenset(
+        {"views", "determinise", "search_actions", "playout_action", "playout_estimate"}
+    ),
+    # The legal actions and the views are built once per state and handed out again
+    # (docs/engine.md, "Shared values"): callers never change them.
+    shared=frozenset({"legal_actions", "view", "views"}),
+)
 
 
 def _state(state: Any) -> State:
@@ -54,7 +95,7 @@ class ColoradoCountyRules:
     name = "Colorado County"
     min_players = 2
     max_players = 4
-    options_schema: Mapping[str, Mapping[str, Any]] = OPTIONS_SCHEMA
+    options_schema: Mapping[str, Option] = OPTIONS_SCHEMA
     seat_colours: Sequence[str] = DATA.player_colours
     sealed_steps: Mapping[str, str] = MappingProxyType(
         {
@@ -67,11 +108,10 @@ class ColoradoCountyRules:
         {"greedy": GreedyBot(), "random": ColoradoCountyRandomBot()}
     )
     stand_in_bot: str = "greedy"
+    declaration: Declaration = DECLARATION
 
     def normalise_options(self, options: Mapping[str, Any] | None) -> dict[str, str]:
-        from games.engine import validate_options
-
-        return validate_options(self.slug, options)
+        return {k: str(v) for k, v in normalise_options(OPTIONS_SCHEMA, options).items()}
 
     def setup_events(
         self, num_players: int, seed: int | str, options: Mapping[str, Any] | None = None
@@ -137,6 +177,13 @@ class ColoradoCountyRules:
 
     def result(self, state: Any) -> list[int]:
         return list(_state(state).scores)
+
+    def elapsed(self, state: Any) -> int:
+        """Rounds begun (1-4); 4 once the game is over."""
+        return min(4, max(1, _state(state).round))
+
+    def ended_by_limit(self, state: Any) -> bool:
+        return False  # the game always ends after its fourth valuation
 
     def winners(self, state: Any) -> list[int]:
         """Seats sharing the highest score (CC-10.1); empty while the game runs."""

@@ -37,6 +37,8 @@ def _hazard(city: str, lily: bool) -> int:
 
 class GreedyBot:
     name = "greedy"
+    reads_view = True
+    reads_state = False
 
     def choose(
         self, rules: Any, view: dict[str, Any], legal_actions: list[Action], rng: random.Random

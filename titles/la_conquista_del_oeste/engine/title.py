@@ -6,7 +6,15 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from games.engine import Generator, IllegalAction
+from games.engine import (
+    Declaration,
+    Generator,
+    IllegalAction,
+    Length,
+    Option,
+    gettext_noop,
+    normalise_options,
+)
 
 from . import actions, determinise, persist, views
 from . import rules as R
@@ -17,13 +25,37 @@ from .state import State
 if TYPE_CHECKING:
     from games.engine.bots import Bot
 
-OPTIONS_SCHEMA: dict[str, dict[str, Any]] = {
-    "round_limit": {
-        "choices": [30, 50, 80],
-        "default": 50,
-        "help": "Rounds after which a game nobody has won ends (LC-27).",
-    },
-}
+OPTIONS_SCHEMA: Mapping[str, Option] = MappingProxyType(
+    {
+        "round_limit": Option(
+            choices=(30, 50, 80),
+            default=50,
+            label=gettext_noop("Round limit"),
+            help=gettext_noop(
+                "If nobody has reached the West by then, the player closest to an arrival "
+                "point wins."
+            ),
+            choice_labels={
+                30: gettext_noop("30 rounds (a short game)"),
+                50: gettext_noop("50 rounds (the usual game)"),
+                80: gettext_noop("80 rounds (a long game)"),
+            },
+        ),
+    }
+)
+
+SEATS = range(2, 7)
+DECLARATION = Declaration(
+    simultaneous=True,  # the seats invited to a poker game answer at once (LC-23)
+    chance=True,  # dice, the decks' order
+    hidden_information=True,  # Opportunity cards in hand, the decks
+    # Measured with ``simulate`` (docs/benchmarks.md); no game outlasts the round limit.
+    length=Length(
+        unit="rounds", typical=dict.fromkeys(SEATS, (4, 9)), most=dict.fromkeys(SEATS, 80)
+    ),
+    bot_levels=MappingProxyType({"easy": "random", "medium": "greedy", "hard": "search"}),
+    hooks=frozenset({"determinise", "search_actions", "playout_action"}),
+)
 
 
 def _state(state: Any) -> State:
@@ -40,46 +72,21 @@ class LaConquistaDelOesteRules:
     name = "La Conquista del Oeste"
     min_players = 2
     max_players = 6
-    options_schema: Mapping[str, Mapping[str, Any]] = OPTIONS_SCHEMA
+    options_schema: Mapping[str, Option] = OPTIONS_SCHEMA
     seat_colours: Sequence[str] = DATA.seat_colours
     sealed_steps: Mapping[str, str] = MappingProxyType({})
     bots: Mapping[str, Bot] = MappingProxyType({"greedy": GreedyBot()})
     stand_in_bot: str = "greedy"
 
-    def normalise_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
-        from games.engine import validate_options
-
-        return validate_options(self.slug, options)
+    declaration: Declaration = DECLARATION
 
     def setup_events(
         self, num_players: int, seed: int | str, options: Mapping[str, Any] | None = None
     ) -> tuple[State, list[dict[str, Any]]]:
-        if isinstance(num_players, bool) or num_players not in range(2, 7):
+        if isinstance(num_players, bool) or num_players not in SEATS:
             raise ValueError("La Conquista del Oeste is played by 2 to 6 players.")
-        opts = self._options(options)
-        return R.setup(num_players, seed, opts["round_limit"])
-
-    def _options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
-        # Validate against the schema directly: the title may be unregistered.
-        from games.engine import get_rules
-
-        try:
-            registered = get_rules(self.slug) is self
-        except KeyError:
-            registered = False
-        if registered:
-            return self.normalise_options(options)
-        opts = dict(options or {})
-        unknown = set(opts) - set(OPTIONS_SCHEMA)
-        if unknown:
-            raise ValueError(f"Unknown option(s) {', '.join(sorted(map(str, unknown)))}.")
-        out: dict[str, Any] = {}
-        for name, spec in OPTIONS_SCHEMA.items():
-            value = opts.get(name, spec["default"])
-            if isinstance(value, bool) or value not in spec["choices"]:
-                raise ValueError(f"Option {name} must be one of {spec['choices']}.")
-            out[name] = value
-        return out
+        opts = normalise_options(OPTIONS_SCHEMA, options)
+        return R.setup(num_players, seed, int(opts["round_limit"]))
 
     def setup(
         self, num_players: int, seed: int | str, options: Mapping[str, Any] | None = None
@@ -108,6 +115,15 @@ class LaConquistaDelOesteRules:
 
     def result(self, state: Any) -> list[int]:
         return R.scores(_state(state))
+
+    def elapsed(self, state: Any) -> int:
+        """Rounds begun; the round limit once a game has reached it."""
+        s = _state(state)
+        return min(s.round, s.round_limit)
+
+    def ended_by_limit(self, state: Any) -> bool:
+        s = _state(state)
+        return s.phase == "over" and s.round > s.round_limit  # LC-27
 
     # -- the search bot's hooks (``determinise.py``) ----------------------------------
 
