@@ -1,24 +1,23 @@
-"""Translation catalogues: compile them without GNU gettext, and check them for CI.
+"""Translation catalogues: compile them without GNU gettext; check and update them.
 
-Standard library only, so ``dev.py`` can compile ``locale/*/LC_MESSAGES/*.po`` into ``.mo``
-files on a bare machine (the ``.mo`` files are build output and not committed).
+There is one catalogue root for the site (``locale/``, the strings of everything outside
+``titles/``) and one per title (``titles/<package>/locale/``, the strings of that title's
+folder, its rules' option words included): ``catalogue_roots()``. Each root holds
+``<lang>/LC_MESSAGES/django.po`` and a ``glossary.md`` per language.
 
-``python3 scripts/catalogues.py check`` is the CI gate: every catalogue holds every message
-the sources mark (``makemessages`` run into a scratch copy finds nothing new), every message
-is translated and none is fuzzy, ``msgfmt --check --statistics`` passes without a warning,
-and the placeholders (``%(name)s``, ``%s``, ``{name}``, HTML tags) of each translation are
-those of its source.
+Standard library only, so ``dev.py`` can compile every ``.po`` into its ``.mo`` on a bare
+machine (the ``.mo`` files are build output and not committed). ``check`` (the CI gate)
+and ``update`` are in ``scripts/catalogue_check.py``:
+
+    python3 scripts/catalogues.py compile | check | update
 """
 
 from __future__ import annotations
 
 import ast
 import re
-import shutil
 import struct
-import subprocess
 import sys
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -157,8 +156,13 @@ def compile_po(po: Path, mo: Path) -> None:
     mo.write_bytes(output + ids + strs)
 
 
+def catalogue_roots() -> list[Path]:
+    """The site's ``locale/`` and each title's ``titles/<package>/locale/``."""
+    return [LOCALE, *sorted(ROOT.glob("titles/*/locale"))]
+
+
 def catalogues() -> list[Path]:
-    return sorted(LOCALE.glob("*/LC_MESSAGES/*.po"))
+    return sorted(po for root in catalogue_roots() for po in root.glob("*/LC_MESSAGES/*.po"))
 
 
 def compile_all(*, quiet: bool = True) -> int:
@@ -175,112 +179,15 @@ def compile_all(*, quiet: bool = True) -> int:
     return done
 
 
-PLACEHOLDER = re.compile(r"%\([^)]+\)[sdif]|%[sdif]|\{[A-Za-z_][A-Za-z0-9_]*\}|</?[a-zA-Z][^>]*>")
-
-
-def placeholders(text: str) -> list[str]:
-    return sorted(PLACEHOLDER.findall(text))
-
-
-def problems_in(po: Path) -> list[str]:
-    found: list[str] = []
-    for entry in parse(po):
-        if not entry.msgid:
-            continue
-        name = entry.msgid[:60]
-        if entry.fuzzy:
-            found.append(f"{po}: fuzzy: {name!r}")
-        if not entry.translated:
-            found.append(f"{po}: untranslated: {name!r}")
-            continue
-        sources = [entry.msgid] if entry.msgid_plural is None else [entry.msgid_plural]
-        wanted = placeholders(sources[0])
-        singular = placeholders(entry.msgid)
-        for index, text in entry.msgstr.items():
-            got = placeholders(text)
-            # A plural form may leave out the count (e.g. "one game" for n == 1).
-            allowed = (wanted, singular, [p for p in wanted if "count" not in p])
-            if entry.msgid_plural is None and got != wanted:
-                found.append(f"{po}: placeholders {got} != {wanted}: {name!r}")
-            elif entry.msgid_plural is not None and got not in allowed:
-                missing = set(wanted) - set(got) - {p for p in wanted if "count" in p}
-                if missing or set(got) - set(wanted):
-                    found.append(f"{po}: placeholders of form {index} {got}: {name!r}")
-    return found
-
-
-def _source_messages(domain: str) -> set[str]:
-    """The msgids ``makemessages`` finds in the sources today (run in a scratch copy)."""
-    with tempfile.TemporaryDirectory() as scratch:
-        copy = Path(scratch) / "src"
-        shutil.copytree(
-            ROOT,
-            copy,
-            ignore=shutil.ignore_patterns(
-                ".venv", ".git", "node_modules", "*.mo", "__pycache__", ".*_cache", "var"
-            ),
-        )
-        (copy / "locale").mkdir(exist_ok=True)
-        command = [
-            sys.executable,
-            "manage.py",
-            "makemessages",
-            "-l",
-            "xx",
-            "-d",
-            domain,
-            "--ignore=tests",
-            "--ignore=bench",
-            "--ignore=.venv",
-            "-v0",
-        ]
-        env = {"DATA_DIR": str(Path(scratch) / "data"), "PATH": "/usr/bin:/bin"}
-        subprocess.run(command, cwd=copy, check=True, env=env)
-        po = copy / "locale" / "xx" / "LC_MESSAGES" / f"{domain}.po"
-        if not po.exists():
-            return set()
-        return {_key(entry) for entry in parse(po) if entry.msgid}
-
-
-def check() -> int:
-    problems: list[str] = []
-    languages = sorted(path.name for path in LOCALE.glob("*") if path.is_dir())
-    if not languages:
-        problems.append("no catalogues under locale/")
-    for domain in DOMAINS:
-        wanted = _source_messages(domain)
-        for language in languages:
-            po = LOCALE / language / "LC_MESSAGES" / f"{domain}.po"
-            if not po.exists():
-                if wanted:
-                    problems.append(f"{po}: missing ({len(wanted)} messages to translate)")
-                continue
-            have = {_key(entry) for entry in parse(po) if entry.msgid}
-            for key in sorted(wanted - have):
-                problems.append(f"{po}: not in the catalogue: {key[:60]!r}")
-            problems += problems_in(po)
-            result = subprocess.run(
-                ["msgfmt", "--check", "--statistics", "-o", "/dev/null", str(po)],
-                capture_output=True,
-                text=True,
-            )
-            report = (result.stdout + result.stderr).strip()
-            print(f"{po.relative_to(ROOT)}: {report}")
-            if result.returncode or "untranslated" in report or "fuzzy" in report:
-                problems.append(f"{po}: msgfmt: {report}")
-            elif "warning" in report.lower():
-                problems.append(f"{po}: msgfmt warning: {report}")
-    for problem in problems:
-        print(problem)
-    print(f"{len(problems)} problem(s) in {len(languages)} language(s)")
-    return 1 if problems else 0
-
-
 if __name__ == "__main__":
-    if sys.argv[1:] == ["check"]:
-        sys.exit(check())
     if sys.argv[1:] == ["compile"]:
         compile_all(quiet=False)
         sys.exit(0)
-    print("usage: python3 scripts/catalogues.py check | compile")
+    if sys.argv[1:] in (["check"], ["update"]):
+        # The checks need Django and gettext's tools; dev.py loads this file alone.
+        sys.path.insert(0, str(ROOT / "scripts"))
+        import catalogue_check
+
+        sys.exit(catalogue_check.main(sys.argv[1]))
+    print("usage: python3 scripts/catalogues.py compile | check | update")
     sys.exit(2)

@@ -29,7 +29,7 @@ from accounts.models import User
 from games import services
 from games.models import Game
 from notifications import services as mail
-from scripts.catalogues import LOCALE, parse
+from scripts.catalogues import LOCALE, catalogue_roots, parse
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -79,7 +79,7 @@ def visible_texts(html: str) -> list[str]:
 def kept_as_english(language: str) -> set[str]:
     """The messages a translator kept identical to English on purpose (e.g. "Bot")."""
     kept: set[str] = set()
-    for po in (LOCALE / language / "LC_MESSAGES").glob("*.po"):
+    for po in (po for root in catalogue_roots() for po in (root / language).glob("*/*.po")):
         for entry in parse(po):
             if entry.msgid and entry.msgstr.get(0) == entry.msgid:
                 kept.add(entry.msgid)
@@ -286,12 +286,13 @@ def test_every_catalogue_is_compiled_and_complete() -> None:
     """The same gate ``.ci/run`` runs, kept here so a bare ``pytest`` notices too."""
     languages = sorted(path.name for path in Path(LOCALE).iterdir() if path.is_dir())
     assert languages == sorted(LANGUAGES)
-    for language in languages:
-        po = LOCALE / language / "LC_MESSAGES" / "django.po"
-        entries = [entry for entry in parse(po) if entry.msgid]
-        assert entries
-        assert all(entry.translated and not entry.fuzzy for entry in entries), language
-        assert po.with_suffix(".mo").exists()
+    for root in catalogue_roots():
+        for language in languages:
+            po = root / language / "LC_MESSAGES" / "django.po"
+            entries = [entry for entry in parse(po) if entry.msgid]
+            assert entries, po
+            assert all(entry.translated and not entry.fuzzy for entry in entries), po
+            assert po.with_suffix(".mo").exists(), po
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
