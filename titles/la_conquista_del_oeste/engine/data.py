@@ -1,7 +1,7 @@
 """Component data of La Conquista del Oeste, loaded from ``components.json``.
 
 The map, the prices and the card texts are original edition data of this site (the game
-is by NAC, Madrid, 1982; see ``docs/titles/la-conquista-del-oeste.md``). The file is
+is by NAC, Madrid, 1982; see ``titles/la_conquista_del_oeste/docs/rules.md``). The file is
 validated when this module is imported: a malformed file raises ``ComponentDataError``
 naming the problem, so a bad edit never reaches a game.
 """

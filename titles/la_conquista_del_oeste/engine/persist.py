@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .data import CITIES, DATA, ITEMS
-from .state import JAILS, PHASES, Player, State
+from .state import JAILS, PHASES, Player, State, offer_copy
 
 FORMAT = 1
 
@@ -45,7 +45,7 @@ def dump(s: State) -> dict[str, Any]:
         "opp_deck": list(s.opp_deck),
         "inc_deck": list(s.inc_deck),
         "winner": s.winner,
-        "offers": [dict(o) for o in s.offers],
+        "offers": [offer_copy(o) for o in s.offers],
         "next_offer": s.next_offer,
         "poker": {
             "host": s.poker_host,

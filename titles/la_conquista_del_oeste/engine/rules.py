@@ -1,5 +1,5 @@
 """Setup, turns, movement, towns, prisons and cards (rulings LC-1..LC-30 in
-``docs/titles/la-conquista-del-oeste.md``). Every function here mutates the state it is
+``titles/la_conquista_del_oeste/docs/rules.md``). Every function here mutates the state it is
 given (``actions`` hands it a private copy) and appends events."""
 
 from __future__ import annotations

@@ -90,3 +90,17 @@ class State:
             list(self.offers),
             self.next_offer,
         )
+
+
+def offer_copy(offer: dict[str, Any]) -> dict[str, Any]:
+    """A trade offer that shares nothing mutable with ``offer``: events, views and dumps
+    get their own, so a caller that changes one never changes the game."""
+    return {
+        k: {
+            n: (dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v)
+            for n, v in b.items()
+        }
+        if isinstance(b, dict)
+        else b
+        for k, b in offer.items()
+    }

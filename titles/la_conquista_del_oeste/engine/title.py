@@ -66,7 +66,7 @@ def _state(state: Any) -> State:
 
 class LaConquistaDelOesteRules:
     """La Conquista del Oeste (NAC, Madrid, 1982) for 2-6 players, on this site's own map
-    and cards; rulings LC-1..LC-30 in ``docs/titles/la-conquista-del-oeste.md``."""
+    and cards; rulings LC-1..LC-30 in ``titles/la_conquista_del_oeste/docs/rules.md``."""
 
     slug = "la-conquista-del-oeste"
     name = "La Conquista del Oeste"

@@ -10,7 +10,7 @@ from games.engine import IllegalAction
 
 from . import rules as R
 from .data import DATA, ITEMS
-from .state import State
+from .state import State, offer_copy
 
 Action = dict[str, Any]
 Offer = dict[str, Any]
@@ -119,11 +119,14 @@ def make_offer(s: State, seat: int, a: Action, events: list[R.Event]) -> None:
     s.next_offer += 1
     s.offers = [*s.offers, offer]
     events.append(R.ev("offer_made", **public(offer)))
-    events.append({"type": "offer_detail", "visible_to": [seat, to], "seat": seat, **offer})
+    events.append(
+        {"type": "offer_detail", "visible_to": [seat, to], "seat": seat, **offer_copy(offer)}
+    )
 
 
 def public(o: Offer) -> dict[str, Any]:
     """What every seat sees of an offer: the Opportunity cards given only as a count."""
+    o = offer_copy(o)
     give = {**o["give"], "cards": len(o["give"]["cards"])}
     return {"offer": o["id"], "from": o["from"], "to": o["to"], "give": give, "take": o["take"]}
 
@@ -185,7 +188,7 @@ def visible(s: State, seat: int | None) -> list[dict[str, Any]]:
     out = []
     for o in s.offers:
         if seat is not None and seat in (o["from"], o["to"]):
-            out.append({**public(o), "give": o["give"], "lapse": o["lapse"]})
+            out.append({**public(o), "give": offer_copy(o)["give"], "lapse": o["lapse"]})
         else:
             out.append({**public(o), "lapse": o["lapse"]})
     return out
