@@ -3,7 +3,9 @@ clear errors, and metadata every title must carry."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 
@@ -27,16 +29,18 @@ def tiny() -> Iterator[TinyDuel]:
         yield rules
 
 
-def test_built_in_titles_come_from_their_packages() -> None:
-    assert TITLE_PACKAGES == ("colorado_county", "la_conquista_del_oeste")
-    assert title_slugs() == ["colorado-county", "la-conquista-del-oeste"]
-    from titles.colorado_county.engine import RULES
-
-    assert get_rules("colorado-county") is RULES
+def test_the_titles_come_from_the_one_list_each_from_its_own_folder() -> None:
+    assert TITLE_PACKAGES
+    slugs = []
+    for package in TITLE_PACKAGES:
+        rules = importlib.import_module(f"titles.{package}.engine").RULES
+        assert get_rules(rules.slug) is rules
+        slugs.append(rules.slug)
+    assert title_slugs() == sorted(slugs)
 
 
 def test_unknown_slug_is_a_clear_key_error() -> None:
-    with pytest.raises(KeyError, match="Unknown title 'chess'; known titles: colorado-county"):
+    with pytest.raises(KeyError, match=f"Unknown title 'chess'; known titles: {title_slugs()[0]}"):
         get_rules("chess")
     with pytest.raises(KeyError, match="Unknown title"):
         get_rules(["not", "hashable"])  # type: ignore[arg-type]
@@ -86,10 +90,9 @@ def test_register_refuses_what_is_not_a_title() -> None:
 
 def test_a_registered_title_gets_its_own_bots(tiny: TinyDuel) -> None:
     assert bot_names("tiny-duel") == ["high", "random"]
-    assert bot_names("colorado-county") == ["greedy", "random", "search"]
 
 
-@pytest.mark.parametrize("slug", ["colorado-county", "la-conquista-del-oeste", "tiny-duel"])
+@pytest.mark.parametrize("slug", [*title_slugs(), "tiny-duel"])
 def test_every_title_carries_consistent_metadata(tiny: TinyDuel, slug: str) -> None:
     rules = get_rules(slug)
     assert isinstance(rules, Rules)
@@ -116,3 +119,42 @@ def test_views_of_a_title_without_the_hook_are_its_views_one_by_one(tiny: TinyDu
         None: tiny.view(state, None),
         0: tiny.view(state, 0),
     }
+
+
+def _refusal(**changes: object) -> str:
+    """The sentence ``register`` refuses a tiny duel with, its declaration changed."""
+    title = TinyDuel()
+    title.declaration = replace(title.declaration, **changes)  # type: ignore[misc]
+    with pytest.raises(ValueError, match="tiny-duel: ") as info:
+        register(title)
+    assert "tiny-duel" not in title_slugs()
+    return str(info.value)
+
+
+def test_register_refuses_a_declaration_that_does_not_match_the_title() -> None:
+    assert "declares the hook 'determinise' but has no such method" in _refusal(
+        hooks=frozenset({"determinise"})
+    )
+    assert "unknown hook 'telepathy'" in _refusal(hooks=frozenset({"telepathy"}))
+    assert "names the bot 'search', which cannot play it" in _refusal(
+        bot_levels={"easy": "random", "hard": "search"}
+    )
+    assert "unknown bot level 'expert'" in _refusal(bot_levels={"expert": "high"})
+    assert "must give typical and most for 2 players" in _refusal(
+        length=replace(TinyDuel.declaration.length, most={})
+    )
+    assert "sealed steps, so it must declare hidden information" in _refusal(
+        hidden_information=False
+    )
+    assert "only legal_actions, view, views, query may be shared" in _refusal(
+        shared=frozenset({"dump"})
+    )
+
+
+def test_register_refuses_a_hook_the_title_has_but_does_not_declare() -> None:
+    class Searchable(TinyDuel):
+        def determinise(self, state: object, seat: int, rng: object) -> object:
+            return state
+
+    with pytest.raises(ValueError, match="has a 'determinise' method but does not declare"):
+        register(Searchable())

@@ -1,9 +1,8 @@
-"""The ``search`` bot (issue 16), for both titles: how callers get it and set its budget,
-that it always plays a legal move, that a fixed seed with an iteration cap replays the
-same game, and that ``simulate`` takes its budget. That it decides from the seat's view
-alone (hidden parts only through ``determinise``) is tested per title in
-``colorado_county/test_search_determinise.py`` and
-``la_conquista_del_oeste/test_search_determinise.py``. Strength is measured by
+"""The ``search`` bot (issue 16), for every title that declares the ``determinise`` hook:
+how callers get it and set its budget, that it always plays a legal move, that a fixed
+seed with an iteration cap replays the same game, and that ``simulate`` takes its budget.
+That it decides from the seat's view alone (hidden parts only through ``determinise``) is
+tested by the conformance suite and each title's own tests. Strength is measured by
 ``bench/bots.py``, not here."""
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from games.engine import IllegalAction, get_rules
+from games.engine import IllegalAction, determinising, get_rules, title_slugs
 from games.engine.__main__ import main, simulate
 from games.engine.bots import (
     DEFAULT_SECONDS,
@@ -26,7 +25,13 @@ from games.engine.bots import (
 )
 from tests.tiny_title import registered
 
-TITLES = ["colorado-county", "la-conquista-del-oeste"]
+#: The titles the search can play: those that declare the ``determinise`` hook.
+TITLES = [slug for slug in title_slugs() if determinising(get_rules(slug))]
+
+
+def medium(slug: str) -> str:
+    """The title's medium bot (its heuristic), the search's usual opponent."""
+    return get_rules(slug).declaration.bot_levels["medium"]
 
 
 def rand(seed: int | str) -> random.Random:
@@ -35,8 +40,9 @@ def rand(seed: int | str) -> random.Random:
 
 
 def test_search_is_offered_for_titles_with_the_determinise_hook_only() -> None:
-    assert "search" in bot_names("colorado-county")
-    assert "search" in bot_names("la-conquista-del-oeste")
+    assert TITLES
+    for slug in title_slugs():
+        assert ("search" in bot_names(slug)) == (slug in TITLES)
     with registered():  # the test-only title has no determinise hook
         assert "search" not in bot_names("tiny-duel")
         with pytest.raises(KeyError, match="Unknown bot 'search' for tiny-duel"):
@@ -58,18 +64,19 @@ def test_get_bot_sets_the_budget(slug: str) -> None:
     assert isinstance(both, SearchBot)
     assert (both.seconds, both.iterations) == (1.5, 50)
     # Bots that do not search ignore the budget.
-    assert get_bot(slug, "greedy", seconds=1.0) is get_bot(slug, "greedy")
+    assert get_bot(slug, medium(slug), seconds=1.0) is get_bot(slug, medium(slug))
     for bad in ({"seconds": 0}, {"seconds": -1.0}, {"iterations": 0}):
         with pytest.raises(ValueError, match="positive"):
             get_bot(slug, "search", **bad)
 
 
-def test_without_the_state_the_search_bot_plays_as_the_stand_in() -> None:
-    rules = get_rules("colorado-county")
-    s = rules.setup(2, "stand-in")
+@pytest.mark.parametrize("slug", TITLES)
+def test_without_the_state_the_search_bot_plays_as_the_stand_in(slug: str) -> None:
+    rules = get_rules(slug)
+    s = rules.setup(rules.min_players, "stand-in")
     seat = min(rules.to_act(s))
     view, legal = rules.view(s, seat), rules.legal_actions(s, seat)
-    greedy = get_bot(rules.slug, "greedy").choose(rules, view, legal, rand(3))
+    greedy = get_bot(slug, rules.stand_in_bot).choose(rules, view, legal, rand(3))
     assert get_bot(rules.slug, "search").choose(rules, view, legal, rand(3)) == greedy
 
 
@@ -78,7 +85,7 @@ def walk(slug: str, n: int, seed: int) -> Iterator[Any]:
     player sells land now and then, so the sale stages come up)."""
     rules = get_rules(slug)
     rnd = rand(seed)
-    names = ["random", "greedy"]
+    names = ["random", medium(slug)]
     bots = [get_bot(slug, names[(p + seed) % 2]) for p in range(n)]
     s = rules.setup(n, f"walk-{seed}")
     while not rules.is_over(s):
@@ -90,9 +97,9 @@ def walk(slug: str, n: int, seed: int) -> Iterator[Any]:
 @pytest.mark.parametrize(
     ("slug", "n", "every"),
     [
-        ("colorado-county", 2, 9),
-        ("colorado-county", 4, 13),
-        ("la-conquista-del-oeste", 3, 15),
+        (slug, n, every)
+        for slug in TITLES
+        for n, every in ((get_rules(slug).min_players, 4), (get_rules(slug).max_players, 9))
     ],
 )
 def test_the_search_bot_always_plays_a_legal_move(slug: str, n: int, every: int) -> None:
@@ -117,7 +124,7 @@ def test_the_search_bot_always_plays_a_legal_move(slug: str, n: int, every: int)
 
 def play(slug: str, n: int, seed: str, moves: int) -> list[tuple[int, dict[str, Any]]]:
     rules = get_rules(slug)
-    bots = [get_bot(slug, "search", iterations=4), get_bot(slug, "greedy")] * 3
+    bots = [get_bot(slug, "search", iterations=4), get_bot(slug, medium(slug))] * 3
     rngs = [rand(f"{seed}:{p}") for p in range(n)]
     s = rules.setup(n, seed)
     log = []
@@ -138,11 +145,12 @@ def test_a_fixed_seed_with_an_iteration_cap_replays_the_same_game(slug: str) -> 
 
 
 def test_simulate_sets_the_search_budget(capsys: pytest.CaptureFixture[str]) -> None:
-    slug = "la-conquista-del-oeste"
-    summary = simulate(slug, 2, 1, ["search", "greedy"], "sim", bot_iterations=2)
+    slug = TITLES[-1]
+    summary = simulate(slug, 2, 1, ["search", medium(slug)], "sim", bot_iterations=2)
     assert summary["games"] == 1
     assert sum(summary["wins"].values()) >= 1
-    argv = ["simulate", "--game", slug, "--players", "2", "--games", "1", "--bots", "search,greedy"]
+    argv = ["simulate", "--game", slug, "--players", "2", "--games", "1"]
+    argv += ["--bots", f"search,{medium(slug)}"]
     assert main([*argv, "--bot-iterations", "2", "--seed", "sim"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed["scores"] == summary["scores"]
@@ -155,8 +163,8 @@ def test_simulate_sets_the_search_budget(capsys: pytest.CaptureFixture[str]) -> 
 def test_the_search_stops_once_the_rest_of_its_budget_cannot_change_its_move() -> None:
     """Under an iteration cap the early stop is exact: the move is the one the whole budget
     gives, and some decisions need fewer iterations than the cap."""
-    rules = get_rules("colorado-county")
-    greedy = get_bot(rules.slug, "greedy")
+    rules = get_rules(TITLES[0])
+    greedy = get_bot(rules.slug, medium(rules.slug))
     rnd = rand(5)
     s = rules.setup(2, "decided")
     saved = compared = 0

@@ -1,5 +1,6 @@
-"""``games.engine.replay``: replaying a logged game reproduces it exactly (state, setup
-events, every move's events) and a refused move says which move it was."""
+"""``games.engine.replay`` on Colorado County games: a replay can keep every state, and a
+refused move says which move it was and why (every title's replay is reproduced exactly in
+the conformance suite)."""
 
 from __future__ import annotations
 
@@ -10,37 +11,22 @@ from typing import Any
 import pytest
 
 from games.engine import IllegalAction, get_rules
-from games.engine.bots import get_bot
 from games.engine.replay import MoveRefused, Replay, replay
-from tests.tiny_title import TinyDuel, registered
 from titles.colorado_county.tests.engine.helpers import random_move
 
 Move = tuple[int, Any]
 
 
-@pytest.fixture
-def tiny() -> Iterator[TinyDuel]:
-    with registered() as rules:
-        yield rules
-
-
 def play(slug: str, seed: str, players: int, options: dict[str, Any]) -> dict[str, Any]:
     """Play a whole game with random moves, recording what a live table would store."""
     rules = get_rules(slug)
-    bot = get_bot(slug, "random")
     rng = random.Random(seed)  # noqa: S311
     state, setup_events = rules.setup_events(players, seed, options)
     moves: list[Move] = []
     events: list[list[dict[str, Any]]] = []
     views: list[Any] = [rules.view(state, None)]
     while not rules.is_over(state):
-        if slug == "colorado-county":  # sales, bid replacements, several seats at once
-            seat, action = random_move(state, rng)
-        else:
-            seat = rng.choice(sorted(rules.to_act(state)))
-            action = bot.choose(
-                rules, rules.view(state, seat), rules.legal_actions(state, seat), rng
-            )
+        seat, action = random_move(state, rng)  # sales, bid replacements, seats at once
         state, move_events = rules.apply(state, seat, action)
         moves.append((seat, action))
         events.append(move_events)
@@ -54,25 +40,19 @@ def play(slug: str, seed: str, players: int, options: dict[str, Any]) -> dict[st
     }
 
 
-CASES = [
-    ("colorado-county", 2, {}),
-    ("colorado-county", 4, {"lakes": "random", "flags": "random"}),
-    ("tiny-duel", 2, {"rounds": 3}),
-]
-
-
-@pytest.mark.parametrize(("slug", "players", "options"), CASES)
-@pytest.mark.parametrize("seed", ["r1", "r2"])
-def test_replay_reproduces_a_random_playout_exactly(
-    tiny: TinyDuel, slug: str, players: int, options: dict[str, Any], seed: str
-) -> None:
-    played = play(slug, seed, players, options)
-    got = replay(slug, seed=seed, num_players=players, options=options, moves=played["moves"])
+def test_replay_reproduces_a_random_playout_exactly() -> None:
+    """(Every title's replay is checked by the conformance suite; this one also checks the
+    outcome's shape.)"""
+    played = play("colorado-county", "r1", 4, {"lakes": "random", "flags": "random"})
+    got = replay(
+        "colorado-county",
+        seed="r1",
+        num_players=4,
+        options={"lakes": "random", "flags": "random"},
+        moves=played["moves"],
+    )
     assert isinstance(got, Replay)
-    rules = get_rules(slug)
-    assert rules.is_over(got.state)
-    assert rules.dump(got.state) == played["dump"]
-    assert got.setup_events == played["setup_events"]
+    assert get_rules("colorado-county").dump(got.state) == played["dump"]
     assert got.events == played["events"]
     assert got.moves == len(played["moves"]) > 5
     assert got.states == ()

@@ -1,0 +1,172 @@
+"""Every title through the site: a whole game played through the services (people and
+bots, documents, frames, the page) never changes a value the title hands out shared and
+read-only; and the title's pages (rules, new-table form, game page, finished game with its
+replay) speak every language with no English left over, which also proves the title's
+catalogue complete."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from accounts.models import User
+from games import moves, selectors, services
+from games.engine import Rules, get_rules, register, unregister
+from games.models import Game
+from games.titles import web_title
+from tests.conformance.playing import canonical, fingerprinted
+from tests.i18n.english_left import LANGUAGES, english_left
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_tasks")]
+
+
+class Fingerprinting:
+    """A title's rules whose values declared shared (``Declaration.shared``) are logged
+    with a deep copy taken as they are handed out; everything else is the title's own."""
+
+    def __init__(self, inner: Rules) -> None:
+        self._inner = inner
+        self.given: list[tuple[Any, Any]] = []
+        for name in inner.declaration.shared:
+            setattr(self, name, fingerprinted(getattr(inner, name), self.given))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+
+@pytest.fixture
+def fingerprinting(slug: str) -> Iterator[Fingerprinting]:
+    inner = get_rules(slug)
+    proxy = Fingerprinting(inner)
+    unregister(slug)
+    register(proxy)  # type: ignore[arg-type]
+    try:
+        yield proxy
+    finally:
+        unregister(slug)
+        register(inner)
+
+
+def play_through_the_site(game: Game, person: User, client: Client, seed: str) -> Game:
+    """The person plays random legal moves through the services (the bots answer through
+    their eager task); the page is drawn now and then, as a player would see it."""
+    rng = random.Random(seed)  # noqa: S311
+    for step in range(5000):
+        game.refresh_from_db()
+        if game.status != Game.Status.RUNNING:
+            return game
+        doc = selectors.game_document(game=game, user=person)
+        if step % 7 == 0:
+            assert client.get(f"/games/{game.pk}/").status_code == 200
+        stuck = f"the table waits at version {doc['version']} with nobody able to move"
+        assert doc["my_seat"] in doc["to_act"], stuck
+        assert doc["legal_actions"], stuck
+        moves.action_submit(
+            game_id=game.pk,
+            user=person,
+            action=rng.choice(doc["legal_actions"]),
+            version=doc["version"],
+            client_id=f"conformance-{step}",
+        )
+    raise AssertionError("the game did not end")
+
+
+def test_a_whole_game_through_the_site_never_changes_a_shared_value(
+    slug: str, fingerprinting: Fingerprinting, make_user: Callable[..., User]
+) -> None:
+    rules = get_rules(slug)
+    person = make_user()
+    medium = rules.declaration.bot_levels["medium"]
+    game = services.game_create(
+        creator=person,
+        title=slug,
+        players=rules.max_players,
+        bots=[medium] * (rules.max_players - 1),
+    )
+    client = Client()
+    client.force_login(person)
+    game = play_through_the_site(game, person, client, f"{slug}:site")
+    assert game.status == Game.Status.FINISHED
+    assert client.get(f"/games/{game.pk}/").status_code == 200
+    changed = [given for given, copy in fingerprinting.given if canonical(given) != canonical(copy)]
+    assert not changed, f"the site changed {len(changed)} value(s) {slug} shares read-only"
+    if rules.declaration.shared:
+        assert fingerprinting.given, "no shared value was handed out in a whole game"
+
+
+@pytest.fixture
+def readers(make_user: Callable[..., User]) -> Callable[[str], User]:
+    def make(language: str) -> User:
+        return make_user(
+            username=f"reader-{language}",
+            email=f"reader-{language}@example.org",
+            language=language,
+            time_zone="Europe/Paris",
+        )
+
+    return make
+
+
+def _page(user: User | None, path: str, language: str | None = None) -> str:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    headers = {"HTTP_ACCEPT_LANGUAGE": language} if language else {}
+    response = client.get(path, **headers)
+    assert response.status_code == 200, (path, response.status_code)
+    return response.content.decode()
+
+
+def _tables(site_slug: str, reader: User) -> tuple[Game, Game]:
+    """A running table of the reader and bots, and a finished one."""
+    rules = get_rules(site_slug)
+    bots = [rules.declaration.bot_levels["easy"]] * (rules.min_players - 1)
+    running = services.game_create(
+        creator=reader, title=site_slug, players=rules.min_players, bots=bots
+    )
+    finished = services.game_create(
+        creator=reader, title=site_slug, players=rules.min_players, bots=bots
+    )
+    client = Client()
+    client.force_login(reader)
+    finished = play_through_the_site(finished, reader, client, f"{site_slug}:{reader.pk}")
+    return running, finished
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_titles_pages_speak_every_language(
+    site_slug: str, language: str, readers: Callable[[str], User]
+) -> None:
+    reader, english_reader = readers(language), readers("en")
+    names = [reader.username, english_reader.username]
+    web = web_title(site_slug)
+    pages = [f"/games/new/?title={site_slug}"]
+    if web.how_to_play_template:
+        pages.append(f"/how-to-play/{site_slug}/")
+    tables = {user.pk: _tables(site_slug, user) for user in (reader, english_reader)}
+    for index in (0, 1):  # the running game's page, the finished game's page and replay
+        pages.append(f"/games/{{{index}}}/")
+    for path in pages:
+        translated = _page(reader, path.format(*(g.pk for g in tables[reader.pk])))
+        english = _page(english_reader, path.format(*(g.pk for g in tables[english_reader.pk])))
+        assert f'<html lang="{language}"' in translated, path
+        left = english_left(english, translated, language=language, names=names)
+        assert left == [], f"{site_slug} {path} in {language}: English left {left}"
+    # A replay step's board, where the server draws it (a fragment of the page).
+    steps = [f"/games/{tables[u.pk][1].pk}/replay/1/board/" for u in (reader, english_reader)]
+    translated, english = Client(), Client()
+    translated.force_login(reader)
+    english.force_login(english_reader)
+    answer, english_answer = translated.get(steps[0]), english.get(steps[1])
+    assert answer.status_code == english_answer.status_code
+    if answer.status_code == 200:
+        left = english_left(
+            english_answer.content.decode(), answer.content.decode(), language=language, names=names
+        )
+        assert left == [], f"{site_slug} replay board in {language}: English left {left}"
+    else:
+        assert answer.status_code == 404  # the title's script draws its replay board
