@@ -11,7 +11,9 @@ every catalogue root and language (``catalogues.catalogue_roots()``):
 - no translation is the English text itself, unless the language's glossary lists it under
   "Same as English" (the title's glossary or the site's) or it is placeholders only;
 - no source references (``#:`` lines), so that adding a string changes a few lines;
-- every title has a catalogue for every language the site offers.
+- every title has a catalogue for every language the site offers;
+- no translatable string is marked inside an f-string's braces, where ``makemessages``
+  cannot see it (the page would show it in English whatever the catalogue says).
 
 ``update`` runs the site's ``makemessages`` in place for every language: new messages are
 added untranslated (never pre-filled by fuzzy matching), gone ones removed.
@@ -19,6 +21,7 @@ added untranslated (never pre-filled by fuzzy matching), gone ones removed.
 
 from __future__ import annotations
 
+import ast
 import re
 import shutil
 import subprocess
@@ -140,8 +143,37 @@ def source_messages(domain: str) -> dict[Path, set[str]]:
         return out
 
 
+MARKERS = {"_", "gettext", "gettext_lazy", "gettext_noop", "pgettext", "ngettext", "ngettext_lazy"}
+SOURCE_IGNORED = {".venv", "tests", "bench", "build", "node_modules", "migrations", "var"}
+
+
+def hidden_marks() -> list[str]:
+    """Translatable strings marked inside an f-string's braces: ``xgettext`` does not look
+    there, so they never reach a catalogue."""
+    found = []
+    for path in sorted(ROOT.rglob("*.py")):
+        rel = path.relative_to(ROOT)
+        if SOURCE_IGNORED & set(rel.parts):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.JoinedStr):
+                continue
+            for inner in ast.walk(node):
+                if (
+                    isinstance(inner, ast.Call)
+                    and isinstance(inner.func, ast.Name)
+                    and inner.func.id in MARKERS
+                ):
+                    found.append(
+                        f"{rel}:{inner.lineno}: {inner.func.id}() inside an f-string is not "
+                        "seen by makemessages; translate into a variable first"
+                    )
+    return found
+
+
 def check() -> int:
-    problems: list[str] = []
+    problems: list[str] = hidden_marks()
     langs = languages()
     if not langs:
         problems.append("no catalogues under locale/")
@@ -165,12 +197,34 @@ def check() -> int:
     return 1 if problems else 0
 
 
+def header(po: Path) -> str:
+    """The header entry of ``po``: its text up to the first blank line."""
+    return po.read_text(encoding="utf-8").split("\n\n", 1)[0]
+
+
+def adopt_site_header(po: Path, language: str) -> bool:
+    """Give a catalogue ``makemessages`` has just created (its header a fuzzy template)
+    the site catalogue's header for ``language`` (language, plural forms); True if done."""
+    text = po.read_text(encoding="utf-8")
+    head, _, rest = text.partition("\n\n")
+    if "#, fuzzy" not in head:
+        return False
+    site = header(ROOT / "locale" / language / "LC_MESSAGES" / po.name)
+    po.write_text(site + "\n\n" + rest, encoding="utf-8")
+    return True
+
+
 def update() -> int:
     for root in catalogue_roots():
         for language in languages():
             (root / language / "LC_MESSAGES").mkdir(parents=True, exist_ok=True)
     for domain in DOMAINS:
         makemessages(ROOT, languages(), domain)
+    for root in catalogue_roots()[1:]:
+        for language in languages():
+            for po in (root / language / "LC_MESSAGES").glob("*.po"):
+                if adopt_site_header(po, language):
+                    print(f"{po.relative_to(ROOT)}: new, with the site's header for {language}")
     print("updated; translate the new entries (msgattrib --untranslated), then run check")
     return 0
 

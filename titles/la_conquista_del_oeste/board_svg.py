@@ -108,9 +108,10 @@ def pawn_svg(seat: int, cx: float, cy: float, r: float, label: str = "") -> str:
 def token_svg(seat: int, size: int = 18) -> SafeString:
     """A seat's marker for the players list: its pawn shape, colour and number."""
     half = size / 2
+    label = _("Player %(n)s") % {"n": seat + 1}
     return mark_safe(  # noqa: S308 - built from numbers and fixed strings only
         f'<svg class="token" width="{size}" height="{size}" viewBox="0 0 {size} {size}" '
-        f'role="img" aria-label="{escape(_("Player %(n)s") % {"n": seat + 1})}">'
+        f'role="img" aria-label="{escape(label)}">'
         f"{pawn_svg(seat, half, half, half * 0.72)}</svg>"
     )
 
@@ -119,13 +120,14 @@ def _zones() -> str:
     west = max(c.x for c in DATA.cities.values() if c.west)
     east = min(c.x for c in DATA.cities.values() if not c.west)
     split = (west + east) / 2
+    west_name, east_name = _("The West"), _("The East")
     return (
         f'<g class="zones"><rect class="zone west" x="0" y="0" width="{split:.0f}" '
         f'height="{HEIGHT}"/><rect class="zone east" x="{split:.0f}" y="0" '
         f'width="{WIDTH - split:.0f}" height="{HEIGHT}"/>'
-        f'<text class="zone-name" x="14" y="{HEIGHT - 12}">{escape(_("The West"))}</text>'
+        f'<text class="zone-name" x="14" y="{HEIGHT - 12}">{escape(west_name)}</text>'
         f'<text class="zone-name" x="{WIDTH - 14}" y="{HEIGHT - 12}" text-anchor="end">'
-        f"{escape(_('The East'))}</text></g>"
+        f"{escape(east_name)}</text></g>"
     )
 
 
@@ -136,8 +138,9 @@ def _lines() -> str:
         out.append(f'<line x1="{ca.x}" y1="{ca.y}" x2="{cb.x}" y2="{cb.y}"/>')
     out.append("</g>")
     ra, rb = (DATA.cities[c] for c in DATA.rail_cities)
+    railway = _("The railway")
     out.append(
-        f'<g class="railway"><title>{escape(_("The railway"))}</title>'
+        f'<g class="railway"><title>{escape(railway)}</title>'
         f'<line class="rail-bed" x1="{ra.x}" y1="{ra.y}" x2="{rb.x}" y2="{rb.y}"/>'
         f'<line class="rail-ties" x1="{ra.x}" y1="{ra.y}" x2="{rb.x}" y2="{rb.y}"/></g>'
     )
@@ -228,8 +231,9 @@ def _roll(view: Mapping[str, Any]) -> str:
     dice = [d for d in view.get("last_roll") or () if isinstance(d, int)]
     if not dice:
         return ""
-    out = [f'<g class="last-roll"><title>{escape(_("Last roll"))}</title>']
-    out.append(f'<text class="roll-label" x="16" y="26">{escape(_("Last roll"))}</text>')
+    last_roll = escape(_("Last roll"))
+    out = [f'<g class="last-roll"><title>{last_roll}</title>']
+    out.append(f'<text class="roll-label" x="16" y="26">{last_roll}</text>')
     for i, d in enumerate(dice):
         x = 16 + i * 34
         out.append(f'<rect class="die" x="{x}" y="34" width="28" height="28" rx="5"/>')

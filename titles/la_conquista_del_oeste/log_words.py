@@ -8,6 +8,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from .card_words import CARD_WORDS
 from .engine.data import DATA
 
 Event = Mapping[str, Any]
@@ -28,13 +29,14 @@ def city_name(city: Any) -> str:
 
 
 def card_title(card: Any) -> str:
-    found = DATA.opportunity.get(str(card)) or DATA.incident.get(str(card))
-    return found.title if found else str(card)
+    """A card's title in the reader's language (``card_words``)."""
+    words = CARD_WORDS.get(str(card))
+    return _(words[0]) if words else str(card)
 
 
 def card_text(card: Any) -> str:
-    found = DATA.opportunity.get(str(card)) or DATA.incident.get(str(card))
-    return found.text if found else ""
+    words = CARD_WORDS.get(str(card))
+    return _(words[1]) if words else ""
 
 
 def seat_name(seat: Any, names: Sequence[str]) -> str:

@@ -1,5 +1,5 @@
 """Scenario tests, one or more per rule of the rulebook and per ruling (LC-… ids in
-``docs/titles/la-conquista-del-oeste.md``)."""
+``titles/la_conquista_del_oeste/docs/rules.md``)."""
 
 from __future__ import annotations
 
