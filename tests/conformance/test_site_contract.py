@@ -11,12 +11,13 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 
 from accounts.models import User
 from games import moves, selectors, services
 from games.engine import Rules, get_rules, register, unregister
-from games.models import Game
+from games.models import Game, Move
 from games.titles import web_title
 from tests.conformance.playing import canonical, fingerprinted
 from tests.i18n.english_left import LANGUAGES, english_left
@@ -92,10 +93,32 @@ def test_a_whole_game_through_the_site_never_changes_a_shared_value(
     game = play_through_the_site(game, person, client, f"{slug}:site")
     assert game.status == Game.Status.FINISHED
     assert client.get(f"/games/{game.pk}/").status_code == 200
+    assert_logs_hold_only_what_each_reader_may_see(game, person)
     changed = [given for given, copy in fingerprinting.given if canonical(given) != canonical(copy)]
     assert not changed, f"the site changed {len(changed)} value(s) {slug} shares read-only"
     if rules.declaration.shared:
         assert fingerprinting.given, "no shared value was handed out in a whole game"
+
+
+def assert_logs_hold_only_what_each_reader_may_see(game: Game, person: User) -> None:
+    """No line of the seated person's log, nor of a spectator's, is an event kept for
+    other seats (``visible_to`` naming seats that are not theirs)."""
+    seat = selectors.seat_for_user(game=game, user=person)
+    assert seat is not None
+    readers: list[tuple[Any, int | None]] = [(person, seat.seat), (AnonymousUser(), None)]
+    for reader, number in readers:
+        shown = {
+            canonical({k: v for k, v in e.items() if k not in ("version", "at", "actor")})
+            for e in selectors.game_log(game=game, user=reader, chat=False)
+        }
+        hidden = [
+            canonical({k: v for k, v in event.items() if k != "visible_to"})
+            for move in Move.objects.filter(game=game)
+            for event in move.events
+            if isinstance(event.get("visible_to"), list) and number not in event["visible_to"]
+        ]
+        leaked = [event for event in hidden if event in shown]
+        assert not leaked, f"seat {number} reads events kept for others: {leaked[:2]}"
 
 
 @pytest.fixture
