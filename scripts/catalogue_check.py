@@ -1,5 +1,5 @@
-"""The catalogue gate (``python3 scripts/catalogues.py check``) and the update
-(``python3 scripts/catalogues.py update``), for the site's catalogue and each title's.
+"""The catalogue gate (``python3 scripts/catalogue_check.py check``) and the update
+(``python3 scripts/catalogue_check.py update``), for the site's catalogue and each title's.
 
 ``check`` runs the site's ``makemessages`` into a scratch copy of the sources and then, for
 every catalogue root and language (``catalogues.catalogue_roots()``):
@@ -29,7 +29,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from catalogues import ROOT, Entry, _key, catalogue_roots, parse
+from catalogues import ROOT, Entry, _key, catalogue_roots, parse  # the script's sibling
 
 DOMAINS = ("django", "djangojs")
 PLACEHOLDER = re.compile(r"%\([^)]+\)[sdif]|%[sdif]|\{[A-Za-z_][A-Za-z0-9_]*\}|</?[a-zA-Z][^>]*>")
@@ -229,5 +229,10 @@ def update() -> int:
     return 0
 
 
-def main(command: str) -> int:
-    return check() if command == "check" else update()
+if __name__ == "__main__":
+    if sys.argv[1:] == ["check"]:
+        sys.exit(check())
+    if sys.argv[1:] == ["update"]:
+        sys.exit(update())
+    print("usage: python3 scripts/catalogue_check.py check | update")
+    sys.exit(2)

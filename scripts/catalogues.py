@@ -6,10 +6,11 @@ folder, its rules' option words included): ``catalogue_roots()``. Each root hold
 ``<lang>/LC_MESSAGES/django.po`` and a ``glossary.md`` per language.
 
 Standard library only, so ``dev.py`` can compile every ``.po`` into its ``.mo`` on a bare
-machine (the ``.mo`` files are build output and not committed). ``check`` (the CI gate)
-and ``update`` are in ``scripts/catalogue_check.py``:
+machine (the ``.mo`` files are build output and not committed). The CI gate and the
+update need Django and gettext's tools, so they are a script of their own:
 
-    python3 scripts/catalogues.py compile | check | update
+    python3 scripts/catalogues.py compile
+    python3 scripts/catalogue_check.py check | update
 """
 
 from __future__ import annotations
@@ -183,11 +184,5 @@ if __name__ == "__main__":
     if sys.argv[1:] == ["compile"]:
         compile_all(quiet=False)
         sys.exit(0)
-    if sys.argv[1:] in (["check"], ["update"]):
-        # The checks need Django and gettext's tools; dev.py loads this file alone.
-        sys.path.insert(0, str(ROOT / "scripts"))
-        import catalogue_check
-
-        sys.exit(catalogue_check.main(sys.argv[1]))
-    print("usage: python3 scripts/catalogues.py compile | check | update")
+    print("usage: python3 scripts/catalogues.py compile (check and update: catalogue_check.py)")
     sys.exit(2)

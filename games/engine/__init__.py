@@ -8,9 +8,9 @@ titles are listed once, in ``titles.TITLE_PACKAGES``, and imported on the first 
 call. Nothing else in ``games.engine`` imports a title package.
 
 ``protocol`` holds ``Rules`` and the hooks' protocols, ``declaration`` what a title
-declares (``Declaration``, ``Length``, ``Option``) and the checks ``register`` runs,
-``options`` the one function that turns sent options into typed ones, ``registry`` the
-registry and typed access to declared hooks.
+declares (``Declaration``, ``Length``, ``Option``), ``checks`` the checks ``register`` runs
+on it, ``options`` the one function that turns sent options into typed ones, ``registry``
+the registry and typed access to declared hooks.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ from . import _native
 
 _native.extend(__path__, __name__)  # the compiled engine, when built (``_native``)
 
-from .declaration import (  # noqa: E402 (after the path is set)
+from .checks import declaration_problems  # noqa: E402 (after the path is set)
+from .declaration import (  # noqa: E402
     HOOKS,
     LEVELS,
     SHAREABLE,
@@ -29,7 +30,6 @@ from .declaration import (  # noqa: E402 (after the path is set)
     Length,
     Option,
     OptionValue,
-    declaration_problems,
     gettext_noop,
 )
 from .options import OptionError, normalise_options  # noqa: E402

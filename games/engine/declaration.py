@@ -6,7 +6,7 @@ queries it answers, the optional hooks it implements, the bot that plays each le
 long a game lasts, and which of the values it returns are shared read-only. The platform
 reads the declaration instead of probing the rules object for attributes, and
 ``registry.register`` refuses a title whose declaration does not match the object, with a
-sentence naming what is wrong (``declaration_problems``).
+sentence naming what is wrong (``checks.declaration_problems``).
 
 Its options are declared here too (``Option``): typed choices with a label and help that
 the title marks with ``gettext_noop`` so that its own translation catalogue holds them.
@@ -16,10 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
-
-if TYPE_CHECKING:
-    from .protocol import Rules
+from typing import Literal
 
 __all__ = [
     "HOOKS",
@@ -29,7 +26,6 @@ __all__ = [
     "Length",
     "Option",
     "OptionValue",
-    "declaration_problems",
     "gettext_noop",
 ]
 
@@ -111,80 +107,3 @@ class Declaration:
     #: The returned values handed out shared and read-only (names from ``SHAREABLE``);
     #: any other is fresh on every call.
     shared: frozenset[str] = frozenset()
-
-
-def declaration_problems(rules: Rules) -> list[str]:
-    """Sentences naming each way ``rules`` does not match its declaration (empty: none)."""
-    d = getattr(rules, "declaration", None)
-    slug = getattr(rules, "slug", "?")
-    if not isinstance(d, Declaration):
-        return [f"{slug}: its declaration must be a games.engine.Declaration."]
-    out: list[str] = []
-    say = out.append
-    if not (isinstance(rules.min_players, int) and isinstance(rules.max_players, int)):
-        say(f"{slug}: min_players and max_players must be whole numbers.")
-        return out
-    if not 1 <= rules.min_players <= rules.max_players:
-        say(f"{slug}: it needs 1 <= min_players <= max_players.")
-    seats = range(rules.min_players, rules.max_players + 1)
-    if len(rules.seat_colours) != rules.max_players:
-        say(f"{slug}: seat_colours must name one colour per seat.")
-    for hook in sorted(d.hooks - set(HOOKS)):
-        say(f"{slug}: it declares an unknown hook {hook!r} (known: {', '.join(HOOKS)}).")
-    for hook in HOOKS:
-        present = callable(getattr(rules, hook, None))
-        if hook in d.hooks and not present:
-            say(f"{slug}: it declares the hook {hook!r} but has no such method.")
-        if present and hook not in d.hooks:
-            say(f"{slug}: it has a {hook!r} method but does not declare the hook.")
-    for value in sorted(d.shared - set(SHAREABLE)):
-        say(f"{slug}: only {', '.join(SHAREABLE)} may be shared, not {value!r}.")
-    if "views" in d.shared and "views" not in d.hooks:
-        say(f"{slug}: it declares its views shared but has no 'views' hook.")
-    if rules.sealed_steps and not d.hidden_information:
-        say(f"{slug}: it has sealed steps, so it must declare hidden information.")
-    if d.queries and not callable(getattr(rules, "query", None)):
-        say(f"{slug}: it declares queries but has no query method.")
-    length = d.length
-    if length.unit not in ("rounds", "steps"):
-        say(f"{slug}: its length unit must be 'rounds' or 'steps'.")
-    for n in seats:
-        if n not in length.typical or n not in length.most:
-            say(f"{slug}: its length must give typical and most for {n} players.")
-            continue
-        low, high = length.typical[n]
-        if not 0 < low <= high <= length.most[n]:
-            say(f"{slug}: its length for {n} players needs 0 < low <= high <= most.")
-    kinds = set(rules.bots) | {"random"} | ({"search"} if "determinise" in d.hooks else set())
-    for level, kind in d.bot_levels.items():
-        if level not in LEVELS:
-            say(f"{slug}: unknown bot level {level!r} (levels: {', '.join(LEVELS)}).")
-        if kind not in kinds:
-            say(f"{slug}: its {level} level names the bot {kind!r}, which cannot play it.")
-    if rules.stand_in_bot not in kinds:
-        say(f"{slug}: its stand-in bot {rules.stand_in_bot!r} is not one of its bots.")
-    for name, bot in rules.bots.items():
-        if getattr(bot, "name", None) != name:
-            say(f"{slug}: its bot listed as {name!r} must be named {name!r}.")
-    out += _option_problems(slug, rules.options_schema)
-    return out
-
-
-def _option_problems(slug: str, schema: Mapping[str, Option]) -> list[str]:
-    out = []
-    for name, option in schema.items():
-        if not (isinstance(name, str) and name.isidentifier()):
-            out.append(f"{slug}: option names must be identifiers, not {name!r}.")
-        if not isinstance(option, Option):
-            out.append(f"{slug}: option {name} must be a games.engine.Option.")
-            continue
-        if not option.choices or option.default not in option.choices:
-            out.append(f"{slug}: option {name}'s default must be one of its choices.")
-        if any(isinstance(c, bool) or not isinstance(c, str | int) for c in option.choices):
-            out.append(f"{slug}: option {name}'s choices must be strings or whole numbers.")
-        texts = [str(c) for c in option.choices]
-        if len(set(texts)) != len(texts):
-            out.append(f"{slug}: option {name}'s choices must differ as text too.")
-        if not option.label:
-            out.append(f"{slug}: option {name} needs a label.")
-    return out

@@ -11,7 +11,8 @@ from typing import Any, cast
 
 from titles import TITLE_PACKAGES
 
-from .declaration import OptionValue, declaration_problems
+from .checks import declaration_problems
+from .declaration import OptionValue
 from .options import normalise_options
 from .protocol import Determinising, Generator, ManyViews, Rules, SearchHooks
 

@@ -62,7 +62,7 @@ def test_a_new_title_is_one_folder_and_one_line_and_passes_the_gates(scratch: Pa
     run([str(BIN / "mypy"), "--strict", "titles/probe_duel/engine"], scratch)
     run([str(BIN / "mypy"), "titles/probe_duel"], scratch)
     run([str(BIN / "lint-imports")], scratch)
-    checked = run([python, "scripts/catalogues.py", "check"], scratch)
+    checked = run([python, "scripts/catalogue_check.py", "check"], scratch)
     assert "titles/probe_duel/locale/ja/LC_MESSAGES/django.po" in checked
     assert "0 problem(s)" in checked
     run(

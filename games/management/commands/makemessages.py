@@ -6,7 +6,7 @@ message never arrives pre-filled with another message's translation and placehol
 obsolete entries kept, and the folders that hold no page strings left out (tests,
 benchmarks, scripts, build output). Each title's strings go into its own catalogue
 (``titles/<package>/locale/``), Django's rule for a folder that has a ``locale`` of its
-own; the rest into the site's (``locale/``). ``scripts/catalogues.py update`` runs it for
+own; the rest into the site's (``locale/``). ``scripts/catalogue_check.py update`` runs it for
 every language.
 """
 
