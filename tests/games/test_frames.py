@@ -290,7 +290,8 @@ def test_a_socket_keeps_no_frames_after_passing_its_own_on(
     make_user: Callable[..., User],
 ) -> None:
     """An idle table's socket must not hold a move's message (every seat's frame) until the
-    table moves again: 2,000 idle sockets grew by ~25 KB each that way (docs/benchmarks.md)."""
+    table moves again: 2,000 idle sockets grew by ~25 KB each that way
+    (docs/benchmarks/history.md)."""
     import gc
     import sys
 
