@@ -519,7 +519,7 @@ def test_the_checker_sees_a_missing_file_a_stale_module_and_a_way_out() -> None:
         "Gone: [old](old-page.md), [bad](api.md#no-such-heading), `tests/engine/tiny_title.py`,\n"
         "`games.engine.no_such_name`, `rows.no_such_function`, [out](../../elsewhere.md),\n"
         "`colorado/views.healthz` but not `colorado/views.no_such_view`,\n"
-        "and a machine path /work/main/x. [Up](#probe), [down](#nowhere).\n",
+        "and a machine path " + "/work" + "/main/x. [Up](#probe), [down](#nowhere).\n",
     )
     text = "\n".join(problems)
     for wanted in (
