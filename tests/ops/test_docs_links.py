@@ -494,6 +494,35 @@ def test_every_rule_id_the_repository_cites_is_defined_in_its_titles_docs() -> N
     assert not missing, "Rule ids cited but defined in no title's docs:\n" + "\n".join(missing)
 
 
+#: ``docs/server.md, "Moves made together"``: a doc and the section (a heading, or a bold
+#: lead-in) that a comment, a docstring or another doc points at.
+SECTION_REFERENCE = re.compile(
+    r"((?:docs|titles/\w+/docs)/[\w/.-]*\.md)`{0,2}(?:,\s*\(?|\s+\(?)\"([^\"]{1,80})\""
+)
+
+
+def section_starts(doc: Path) -> list[str]:
+    text = prose(doc.read_text(encoding="utf-8"))
+    heads = [m.group(2) for m in HEADING.finditer(text)]
+    return [h.replace("`", "") for h in heads + re.findall(r"\*\*([^*]+)\*\*", text)]
+
+
+def test_every_section_a_reference_names_is_in_that_doc() -> None:
+    """``(docs/api.md, "Moves")`` anywhere in the repository: the doc has a heading (or a bold
+    lead-in) that starts with those words."""
+    problems = []
+    for path in tree_files(CITING_SUFFIXES):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for m in SECTION_REFERENCE.finditer(text):
+            doc, section = ROOT / m.group(1), re.sub(r"\s*\n\s*#?\s*", " ", m.group(2))
+            line = text.count("\n", 0, m.start()) + 1
+            if not doc.is_file():
+                problems.append(f"{rel(path)}:{line}: {m.group(1)}: no such doc")
+            elif not any(h.startswith(section) for h in section_starts(doc)):
+                problems.append(f"{rel(path)}:{line}: {m.group(1)} has no section {section!r}")
+    assert not problems, "References to sections that are not there:\n" + "\n".join(problems)
+
+
 def test_the_docs_are_found() -> None:
     names = {rel(p) for p in markdown_files()}
     assert "README.md" in names

@@ -67,7 +67,7 @@ DECLARATION = Declaration(
         {"views", "determinise", "search_actions", "playout_action", "playout_estimate"}
     ),
     # The legal actions and the views are built once per state and handed out again
-    # (docs/engine.md, "Shared values"): callers never change them.
+    # (docs/architecture.md, "The title protocol"): callers never change them.
     shared=frozenset({"legal_actions", "view", "views"}),
 )
 
