@@ -263,7 +263,7 @@ def run() -> int:
                 "--lifespan",
                 "off",
                 # No per-message deflate: zlib per frame and socket was the largest CPU cost
-                # of the sockets (docs/benchmarks.md); a frame is a few kilobytes.
+                # of the sockets (docs/benchmarks/history.md); a frame is a few kilobytes.
                 "--ws-per-message-deflate",
                 "false",
             ],

@@ -18,7 +18,7 @@ class User(AbstractUser):
     is_bot = models.BooleanField(_("bot"), default=False)
     bot_kind = models.CharField(_("bot kind"), max_length=32, blank=True)
 
-    # Playing over days: notification preferences and vacation (see platform.md).
+    # Playing over days: notification preferences and vacation (docs/clocks.md).
     email_notifications = models.CharField(
         _("e-mail notifications"),
         max_length=10,

@@ -2,7 +2,7 @@
 
     python bench/engine.py                 # defaults finish in well under a minute
     python bench/engine.py --games 500 --greedy-games 20
-    python bench/engine.py --compare /work/wt/engine-old   # old tree vs this one, ratio
+    python bench/engine.py --compare ../engine-old   # old tree vs this one, ratio
 
 ``--compare OLD`` times, in one run, the engine of another checkout (e.g. a ``git worktree``
 of an older commit) against this one: ``simulate`` with four ``random`` bots, exactly as

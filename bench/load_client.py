@@ -319,7 +319,7 @@ def hold_collector(mode: str) -> None:
     collector stops until the load ends (``release_collector``). The client only plays and
     timestamps; a collector pass in it stops its loop, and the frames that arrive meanwhile
     were counted as the server's latency: passes of 13-17 ms of CPU, 50-80 ms on the loaded
-    cores, were the idle sockets' slowest frames (docs/benchmarks.md, "Ninth pass"). With
+    cores, were the idle sockets' slowest frames (docs/benchmarks/history.md, "Ninth pass"). With
     ``policy`` the client keeps the web processes' policy (``quiet_collector``)."""
     if mode == "hold":
         gc.collect()

@@ -39,7 +39,7 @@ def young_database() -> bool:
     PostgreSQL caches for the move path's prepared statements read the whole table for a
     client id, a table that grows by thousands of rows during the load; autovacuum would
     analyze it again as it grows on a site, but this machine's PostgreSQL runs with
-    autovacuum off, so the plans stay for the whole run (docs/benchmarks.md, "Sixteenth
+    autovacuum off, so the plans stay for the whole run (docs/benchmarks/history.md, "Sixteenth
     pass": first runs on fresh databases made 337-376 moves/s, with PostgreSQL at 2.4-2.7 ms of
     CPU a move; after the warm-up 411-472 moves/s)."""
     from games.models import Move
@@ -49,7 +49,7 @@ def young_database() -> bool:
 
 #: The run command's uvicorn options (dev.py run, README): no per-message deflate, whose
 #: zlib work per frame and socket cost more of the server's CPU than anything else on the
-#: socket side (docs/benchmarks.md).
+#: socket side (docs/benchmarks/history.md).
 SERVER_OPTIONS = ["--ws-per-message-deflate", "false"]
 
 

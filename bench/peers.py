@@ -7,10 +7,10 @@ Runs the boardgame.io peer of ``../shared/peers/bgio/`` (its server and its load
 both figures and their ratio as one JSON document. The peer's folder is copied to a scratch
 place and ``npm ci`` run there once (``../shared`` is read-only).
 
-With ``--targets`` one run measures every target of docs/benchmarks.md ("Moves over the
-socket") beside the peer: the peer, then ours over the socket, over HTTP and beside
-``--idle-sockets`` idle sockets in a third server process, then the peer again (the two peer
-rows bracket the machine's speed during the run). It prints each run's figures, each
+With ``--targets`` one run measures every target of docs/benchmarks.md ("Targets") beside
+the peer: the peer, then ours over the socket, over HTTP and beside ``--idle-sockets`` idle
+sockets in a third server process, then the peer again (the two peer rows bracket the
+machine's speed during the run). It prints each run's figures, each
 target with its figure and whether it is met, and exits 0 either way.
 
     DATABASE_URL=postgres://… REDIS_URL=redis://… .venv/bin/python bench/peers.py \\
@@ -110,7 +110,7 @@ def run_ours(args: argparse.Namespace, via: str, idle_sockets: int = 0) -> dict[
     return dict(json.loads(out.stdout))
 
 
-# docs/benchmarks.md, "Moves over the socket" (issue 17): (name, run, key, bound, below).
+# docs/benchmarks.md, "Targets" (issue 17): (name, run, key, bound, below).
 TARGETS = [
     ("socket: accepted moves a second", "socket", "actions_per_second", 200.0, False),
     ("socket: the mover's p99 (ms)", "socket", "post_p99_ms", 300.0, True),

@@ -1,6 +1,6 @@
 """The JSON API (django-ninja): ``/api/…``, schema at ``/api/openapi.json``, docs at ``/api/docs``.
 
-Conventions (../shared/spec/api.md): errors are ``{"code", "message"}`` with a fitting status
+Conventions (docs/api.md, the contract): errors are ``{"code", "message"}`` with a fitting status
 (a service's ``games.errors.GameError`` answers ``games.errors.error_body``, as on the pages);
 auth is ``Authorization: Bearer <token>`` or the session cookie with CSRF. Apps add routers in
 ``<app>/api.py``; endpoints stay thin and call services/selectors.

@@ -155,8 +155,8 @@ def database_config(name: str, default_sqlite: Path) -> dict[str, object]:
         # and should be planned once too. PostgreSQL's plan cache plans a prepared statement
         # for its parameters five times and then keeps doing so whenever the generic plan's
         # estimate looks dearer, which for the move's lock and writes was 30-57 % of their
-        # executions (docs/benchmarks.md, "Ninth pass"): force the generic plan. Django's own
-        # cursors bind client-side, so their statements are planned as before.
+        # executions (docs/benchmarks/history.md, "Ninth pass"): force the generic plan.
+        # Django's own cursors bind client-side, so their statements are planned as before.
         options = dict(config.get("OPTIONS") or {})
         if "plan_cache_mode" not in str(options.get("options", "")):
             given = str(options.get("options", "")).strip()

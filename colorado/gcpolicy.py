@@ -4,7 +4,7 @@ CPython's cycle collector runs a generation-0 pass every 700 net allocations of 
 objects, and now and then a full pass over every object the process holds: Django, the
 title engines, the sockets, about 170,000 objects in a web worker under the bench's load.
 Each pass holds the interpreter lock, so the whole process stops for it. Measured under
-the bench (200 players, two workers, docs/benchmarks.md "Seventh pass"): 1.7-1.8 s of
+the bench (200 players, two workers, docs/benchmarks/history.md "Seventh pass"): 1.7-1.8 s of
 collection per worker in a 25 s run, about 0.6 ms of the two workers' CPU per move, and full
 passes of 100-250 ms during which every move of that worker waited. Nearly all of it is
 wasted: the site's objects are freed by reference counting, and what the collector walks

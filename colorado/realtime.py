@@ -6,7 +6,7 @@ module makes it directly, with a plain (blocking) Redis client on a connection p
 by the process's threads: a move's database thread publishes its frames itself. It used to
 hand each send to a sender event loop in a thread of its own (``run_coroutine_threadsafe``
 there and a future back): two thread hops and an event loop's turn per move, about a
-millisecond of the two cores per move under load (docs/benchmarks.md). What the receivers
+millisecond of the two cores per move under load (docs/benchmarks/history.md). What the receivers
 see is the same bytes on the same channel (``layer_channel``, ``layer.serialize``); a layer
 configured otherwise (several hosts, sentinels) is sent to through the layer's own
 ``group_send`` on a sender loop as before.

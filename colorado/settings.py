@@ -193,7 +193,7 @@ if REDIS_URL:
                 # A generous read timeout for idle connections (channels_redis#422). RESP2:
                 # redis-py's RESP3 parser formats every Pub/Sub message for a debug log
                 # line even when nothing logs it (a frame message is ~25 KB): 120 against
-                # 50 µs of CPU per message received (docs/benchmarks.md).
+                # 50 µs of CPU per message received (docs/benchmarks/history.md).
                 "hosts": [{"address": REDIS_URL, "socket_timeout": 30, "protocol": 2}],
                 "prefix": env.env_str("CHANNEL_PREFIX", "colorado"),
             },

@@ -6,7 +6,7 @@ from it. An event loop that wakes up accepts every connection waiting (libuv and
 both accept until the queue is empty), so a burst of connections — every player's socket
 reconnecting after a restart, or a benchmark starting — lands mostly on whichever worker
 woke first, and a WebSocket stays where it landed for hours. Measured on a 2-core machine:
-200 sockets opened at once split 123 / 77 between two workers (docs/benchmarks.md). With a
+200 sockets opened at once split 123 / 77 between two workers (docs/benchmarks/history.md). With a
 socket per worker and ``SO_REUSEPORT``, Linux picks the worker by a hash of the connection's
 addresses, so the split is even whatever the timing.
 
@@ -102,7 +102,7 @@ def worker_cpus(workers: int, allowed: Collection[int] | None = None) -> list[in
     Each worker runs its Python on one core at a time (the interpreter lock). Left to the
     scheduler, two workers at times shared one core of the two while the other ran
     PostgreSQL and the bench client: on the two-core bench machine, a worker per core moved
-    more with a lower p99, over the socket and over HTTP (docs/benchmarks.md, "Tenth
+    more with a lower p99, over the socket and over HTTP (docs/benchmarks/history.md, "Tenth
     pass")."""
     if allowed is None:
         allowed = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else ()

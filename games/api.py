@@ -1,4 +1,4 @@
-"""Game endpoints of the JSON API (paths and shapes: api.md). Thin: parse, call a service
+"""Game endpoints of the JSON API (paths and shapes: docs/api.md). Thin: parse, call a service
 or selector, answer. A ``GameError`` from the services answers as on every surface
 (``games.errors.error_body``, through ``colorado.api.on_game_error``); a stale version
 answers 409 with the caller's current document in ``current`` (``_call``). Each
@@ -187,7 +187,7 @@ def submit_action(request: HttpRequest, game_id: int, payload: SubmitAction) -> 
     and answers 200 again with the first time's ``applied_version`` and ``replayed: true``
     (only accepted moves are kept, so a refused one is simply tried again). The game's
     socket takes the same action as ``{"type": "action", "action", "version",
-    "client_id"}`` and answers the same (api.md, "Moves over the socket")."""
+    "client_id"}`` and answers the same (docs/api.md, "Moves over the socket")."""
     status, body = move_queue.call(
         game_id,
         move_answer.Sent(

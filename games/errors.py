@@ -107,7 +107,7 @@ def kept(exc: GameError) -> GameError:
     and the context that tie it to the frames that raised and caught it. With them, the list
     of outcomes in the catching frame and the error made a reference cycle, which kept the
     error, the game, its seats and their users alive until the cycle collector's next pass,
-    a pass that stops the whole process (docs/benchmarks.md, "Seventeenth pass"). Its
+    a pass that stops the whole process (docs/benchmarks/history.md, "Seventeenth pass"). Its
     answer (``error_body``) needs neither."""
     exc.__traceback__ = None
     exc.__context__ = None

@@ -122,7 +122,7 @@ def _pairs(moves: list[Any], seats: int) -> Iterator[tuple[int, Any]]:
 
 
 def verify_export(data: Any) -> Verdict:
-    """Check an export (api.md ``GET /api/games/{id}/export``) by replaying it."""
+    """Check an export (docs/api.md, ``GET /api/games/{id}/export``) by replaying it."""
     verdict = Verdict()
     problem = _format_problem(data)
     if problem is not None:

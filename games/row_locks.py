@@ -271,7 +271,7 @@ def _family_sql(
     )
     # The parent's row (and its related row) is read from the first row only: on the others
     # its columns are NULL, so the game's state is not written out, sent and decoded again
-    # for every seat (docs/benchmarks.md, "Ninth pass").
+    # for every seat (docs/benchmarks/history.md, "Ninth pass").
     order = rows.column_name(children, order_by)
     lead = f"c.{order} IS NOT DISTINCT FROM f.lead"
 

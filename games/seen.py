@@ -8,7 +8,7 @@ process's sockets wait in ``seen_marks`` and are written together once a second,
 socket's own when it closes. On PostgreSQL a batch is ONE statement and one commit
 (``mark_many``) that skips the seats a move holds locked: it never waits for a lock, so it
 never holds a move up and can never be part of a deadlock; the marks it skipped are
-written at the next flush. Measured before (docs/benchmarks.md, "Fifth pass"): one UPDATE
+written at the next flush. Measured before (docs/benchmarks/history.md, "Fifth pass"): one UPDATE
 and one commit per seat, about one for every two moves under load, each waiting on average
 2 ms for the seat's lock, which the moves then waited for in turn. A mark lost with a
 crashed process costs at worst a "your turn" mail the player did not need.

@@ -198,7 +198,7 @@ def current_document(*, game_id: int | None, user: Any, locked: Game | None) -> 
 
 
 def game_document(*, game: Game, user: Any) -> dict[str, Any]:
-    """The api.md game document for ``user``: their seat's view and legal actions, or the
+    """The game document of docs/api.md for ``user``: their seat's view and legal actions, or the
     public view and no actions for spectators. The caller checks ``can_watch`` first."""
     seats = _seats(game)
     mine = next((s for s in seats if s.user_id == user.pk), None) if _signed_in(user) else None

@@ -1,4 +1,4 @@
-"""POST /api/auth/token and bearer authentication (api.md, Conventions)."""
+"""POST /api/auth/token and bearer authentication (docs/api.md, "Conventions")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""OpenSkill ratings: the maths, the ranking rules of platform.md, and exactly-once updates."""
+"""OpenSkill ratings: the maths, the ranking rules of docs/accounts.md, and exactly-once updates."""
 
 from __future__ import annotations
 

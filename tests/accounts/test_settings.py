@@ -74,7 +74,7 @@ def test_put_changes_what_is_sent_and_nothing_else(signed_in: Client, user: User
     assert user.reminder_hours == 4
     assert user.away_until == away
     assert user.display_name == "Jane"
-    # Time away is vacation taken in advance: three days are charged (platform.md) …
+    # Time away is vacation taken in advance: three days are charged (docs/clocks.md) …
     assert 6.9 < user.vacation_days < 7.1
     # … and refunded when the player comes back early.
     assert _put(signed_in, {"away_until": None}).json()["away_until"] is None

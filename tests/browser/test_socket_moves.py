@@ -1,5 +1,5 @@
 """The game page sends its moves over its WebSocket, and as a plain POST of the form when
-the socket is down (api.md, "Moves over the socket")."""
+the socket is down (docs/api.md, "Moves over the socket")."""
 
 from __future__ import annotations
 

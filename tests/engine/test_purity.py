@@ -1,4 +1,4 @@
-"""The rules are a pure library (style guide, CC-12): the generic engine (``games/engine/``)
+"""The rules are a pure library (docs/engine.md, CC-12): the generic engine (``games/engine/``)
 and every title's rules package (``titles/<package>/engine/``) import no Django, network,
 clock or global random: only the standard library, ``games.engine`` and, for a title, its
 own package. The titles are found by pattern, so a new one is covered by itself."""

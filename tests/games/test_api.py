@@ -1,4 +1,4 @@
-"""The JSON game API (api.md): shapes, status codes, errors, and who may do what."""
+"""The JSON game API (docs/api.md): shapes, status codes, errors, and who may do what."""
 
 from __future__ import annotations
 
@@ -176,7 +176,7 @@ def test_chat_arrives_in_the_log(api: Api, make_user: Callable[..., User]) -> No
 def test_anonymous_callers_are_throttled_with_the_error_shape(
     api: Api, make_user: Callable[..., User]
 ) -> None:
-    """api.md: throttling answers 429 ``throttled``. Anonymous callers: 60 calls a minute
+    """docs/api.md: throttling answers 429 ``throttled``. Anonymous callers: 60 calls a minute
     per address, counted in the shared cache (every server process together)."""
     game, _users = _running(make_user)
     anonymous = api(None)

@@ -1,5 +1,5 @@
 """Client ids: a seat's own, the server's prefixes reserved, a retry answered as the first
-time (api.md, POST /api/games/{id}/actions)."""
+time (docs/api.md, "Moves")."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Socket frames after a move: built once per seat by the server; each socket sends on its own
 seat's frame only; a socket that missed a version reads its own document instead of passing
-on a frame that does not follow what it showed (api.md, live table)."""
+on a frame that does not follow what it showed (docs/api.md, "The game socket")."""
 
 from __future__ import annotations
 
@@ -158,7 +158,7 @@ def test_a_resignation_reaches_the_other_players_socket_at_the_same_version(
     make_user: Callable[..., User],
 ) -> None:
     """A hand-over keeps the game's version; the other player's table must still show that
-    the seat is now the bot's (platform.md: resigning hands the seat to a bot)."""
+    the seat is now the bot's (docs/clocks.md: resigning hands the seat to a bot)."""
     from games.clocks.seats import seat_resign
 
     game, users = _two_player_game(make_user)
@@ -187,7 +187,7 @@ def test_a_resignation_reaches_the_other_players_socket_at_the_same_version(
 def test_a_player_watching_live_is_marked_seen_and_gets_no_turn_mail(
     make_user: Callable[..., User],
 ) -> None:
-    """platform.md: no "your turn" mail while the player watches the table live. The frame
+    """docs/clocks.md: no "your turn" mail while the player watches the table live. The frame
     passed on to the socket of a seat that became due marks it seen (written within a
     second, and at the latest when the socket closes)."""
     from asgiref.sync import sync_to_async
@@ -290,7 +290,8 @@ def test_a_socket_keeps_no_frames_after_passing_its_own_on(
     make_user: Callable[..., User],
 ) -> None:
     """An idle table's socket must not hold a move's message (every seat's frame) until the
-    table moves again: 2,000 idle sockets grew by ~25 KB each that way (docs/benchmarks.md)."""
+    table moves again: 2,000 idle sockets grew by ~25 KB each that way
+    (docs/benchmarks/history.md)."""
     import gc
     import sys
 

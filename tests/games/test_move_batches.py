@@ -148,7 +148,7 @@ def _cyclic_garbage(make: Callable[[], object]) -> list[str]:
     """What ``make()`` leaves that only the cycle collector would free: the games, seats,
     users and game errors among it, by type name. A web worker under load made about seventeen
     objects of cyclic garbage a move this way, and each pass of the collector stops the
-    whole process (docs/benchmarks.md, "Seventeenth pass")."""
+    whole process (docs/benchmarks/history.md, "Seventeenth pass")."""
     gc.collect()
     gc.disable()
     gc.set_debug(gc.DEBUG_SAVEALL)

@@ -1,4 +1,4 @@
-"""The move's statements on PostgreSQL (docs/benchmarks.md, "Ninth pass"):
+"""The move's statements on PostgreSQL (docs/benchmarks/history.md, "Ninth pass"):
 
 - prepared once per connection and planned once too: PostgreSQL's plan cache would otherwise
   plan a prepared statement again for its parameters (at least the first five executions,

@@ -1,4 +1,4 @@
-"""Moves over the game's socket (api.md, "Moves over the socket"): ``{"type": "action",
+"""Moves over the game's socket (docs/api.md, "Moves over the socket"): ``{"type": "action",
 "action", "version", "client_id"}`` answers ``{"type": "answer", "client_id", "status",
 "body"}`` with what ``POST /api/games/<id>/actions`` answers — the new document, or the
 error with its code — through the same service: stale checks by the seat's decision

@@ -1,4 +1,4 @@
-"""How a socket handshake authenticates (api.md, Live updates): the session cookie, a
+"""How a socket handshake authenticates (docs/api.md, "The game socket"): the session cookie, a
 short-lived single-use ticket from ``POST /api/socket-ticket``, or ``Authorization: Bearer``
 — never a long-lived token in the URL, which the server's access log would keep."""
 

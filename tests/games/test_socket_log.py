@@ -1,6 +1,6 @@
-"""No long-lived secret in the server's access log (api.md, Live updates): a script opens its
-sockets the documented ways against a real uvicorn that logs every request, and the log
-holds the handshakes but not the API token."""
+"""No long-lived secret in the server's access log (docs/api.md, "The game socket"): a
+script opens its sockets the documented ways against a real uvicorn that logs every
+request, and the log holds the handshakes but not the API token."""
 
 from __future__ import annotations
 

@@ -59,7 +59,7 @@ def test_each_player_due_gets_one_your_turn_mail(person, two_player_game, mailou
 def test_a_turn_mail_waits_for_the_grace_period_and_not_for_a_player_who_looked(
     person, mailoutbox, settings
 ):
-    """platform.md: "your turn" mails leave after a grace period, and not at all if the
+    """docs/clocks.md, "Mails": "your turn" mails leave after a grace period, and not at all if the
     player has seen the table meanwhile; the pending mail lives on the seat, so a restart
     loses none, and the sweep takes each once."""
     settings.TURN_EMAIL_DELAY_SECONDS = 120

@@ -36,7 +36,8 @@ class Command(BaseCommand):
             port=port,
             lifespan="off",
             log_level="info",
-            ws_per_message_deflate=False,  # as dev.py run: CPU over bytes (docs/benchmarks.md)
+            # as dev.py run: CPU over bytes (docs/benchmarks/history.md)
+            ws_per_message_deflate=False,
         )
         server = uvicorn.Server(config)
 

@@ -1,4 +1,5 @@
-"""Colorado County (slug ``colorado-county``), rules CC-1..CC-11 of the project spec.
+"""Colorado County (slug ``colorado-county``), rules CC-1..CC-11 of its rules page
+(``titles/colorado_county/docs/rules.md``).
 
 Public names fixed by CC-12: ``RULES`` (the rules object), ``rank_bids`` and ``valuation``.
 """

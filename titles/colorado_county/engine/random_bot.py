@@ -30,7 +30,7 @@ EMPTY_BID_CHANCE: Final = 0.2
 # ``random.Random``'s ``choice``, ``randint`` and ``sample`` are Python code; the bot draws
 # through these equivalents instead, which the compiled engine compiles (issue 16). They
 # consume the generator exactly as CPython 3.11's methods do, so the bot plays the same
-# games as with them (tests/engine/colorado_county/test_random_bot.py checks).
+# games as with them (titles/colorado_county/tests/engine/test_random_bot.py checks).
 
 
 def below(rng: random.Random, n: int) -> int:

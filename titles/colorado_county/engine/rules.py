@@ -2,7 +2,8 @@
 sales in ``sales``).
 
 Every function here mutates the ``State`` it is given (always a private copy made by
-``apply``/``setup``) and appends event dicts to ``ev``. Rulings where the spec is silent:
+``apply``/``setup``) and appends event dicts to ``ev``. The engine's own rulings, where the
+rules page is silent (``titles/colorado_county/docs/rulings.md``):
 
 - (a) a seat holding no cowboys at all bids the empty bid automatically;
 - (b) the round's start player is the first to place flags (CC-4.2);
@@ -14,8 +15,6 @@ Every function here mutates the ``State`` it is given (always a private copy mad
 - (g) a cell for sale belongs to nobody until the sale closes; lakes are re-evaluated then;
 - (h) the cowboy paid by a single buyer is seen by buyer and seller only;
 - (i) a claimer with no usable face-up card (only after CC-4.3) is skipped.
-
-See ``docs/engine.md``.
 """
 
 from __future__ import annotations

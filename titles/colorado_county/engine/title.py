@@ -54,7 +54,7 @@ OPTIONS_SCHEMA: Mapping[str, Option] = MappingProxyType(
 )
 
 DECLARATION = Declaration(
-    simultaneous=True,  # every seat bids at once (CC-4), sales' interest and bids too
+    simultaneous=True,  # every seat bids at once (CC-5.2), sales' interest and bids too
     chance=True,  # the deck's order, random lakes and flags
     hidden_information=True,  # hands, the deck, sealed bids
     # Four rounds, each valued (CC-8); a round is as long as its cards last.
@@ -67,7 +67,7 @@ DECLARATION = Declaration(
         {"views", "determinise", "search_actions", "playout_action", "playout_estimate"}
     ),
     # The legal actions and the views are built once per state and handed out again
-    # (docs/engine.md, "Shared values"): callers never change them.
+    # (docs/architecture.md, "The title protocol"): callers never change them.
     shared=frozenset({"legal_actions", "view", "views"}),
 )
 
@@ -79,12 +79,13 @@ def _state(state: Any) -> State:
 
 
 class ColoradoCountyRules:
-    """Colorado County (Reinhard Staupe, 1999) for 2-4 players; rules in the spec, CC-1..11.
+    """Colorado County (Reinhard Staupe, 1999) for 2-4 players; rules CC-1..CC-11 of
+    ``titles/colorado_county/docs/rules.md``.
 
-    Rulings where the spec is silent: (a) a seat holding no cowboys at all bids the empty
-    bid automatically; (b) the round's start player places the first flag; (c) during a
-    sale the view's ``phase`` is ``sale`` and the interrupted phase resumes after it.
-    The others (d)-(i) are listed in ``rules`` and in ``docs/engine.md``.
+    Rulings where the rules page is silent: (a) a seat holding no cowboys at all bids the
+    empty bid automatically; (b) the round's start player places the first flag; (c) during
+    a sale the view's ``phase`` is ``sale`` and the interrupted phase resumes after it. The
+    others (d)-(i) are listed in ``rules`` and in ``titles/colorado_county/docs/rulings.md``.
 
     ``legal_actions`` lists, for a bid, the empty bid and each single cowboy only: any
     subset of the hand is legal (for a sale bid, any non-empty subset of the uncommitted

@@ -49,7 +49,7 @@ DECLARATION = Declaration(
     simultaneous=True,  # the seats invited to a poker game answer at once (LC-23)
     chance=True,  # dice, the decks' order
     hidden_information=True,  # Opportunity cards in hand, the decks
-    # Measured with ``simulate`` (docs/benchmarks.md); no game outlasts the round limit.
+    # Measured with ``simulate`` (docs/benchmarks/history.md); no game outlasts the round limit.
     length=Length(
         unit="rounds", typical=dict.fromkeys(SEATS, (4, 9)), most=dict.fromkeys(SEATS, 80)
     ),

@@ -1,6 +1,6 @@
 """Record (or check) what the engine does for a handful of logged games.
 
-    PYTHONPATH=<tree> python tests/engine/colorado_county/replay_fixture.py > FILE
+    PYTHONPATH=<tree> python titles/colorado_county/tests/engine/replay_fixture.py > FILE
 
 prints, for each game of ``GAMES``, the move log (played by the ``random`` bot of the tree
 on ``PYTHONPATH``, as ``simulate`` plays it) and per move a digest of everything the move

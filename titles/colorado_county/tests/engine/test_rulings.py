@@ -1,4 +1,5 @@
-"""The project's rulings where the spec is silent (docs/engine.md, rules docstring)."""
+"""The engine's rulings where the rules page is silent
+(``titles/colorado_county/docs/rulings.md``)."""
 
 from __future__ import annotations
 
