@@ -222,9 +222,7 @@ class UserGamesOut(Schema):
 def _user_or_404(username: str) -> User:
     user = User.objects.filter(username=username, is_active=True).first()
     if user is None:
-        raise ApiError(
-            404, "unknown_user", _("There is no player called %(name)s.") % {"name": username}
-        )
+        raise ApiError(404, "unknown_user", _("There is no player of that name."))
     return user
 
 

@@ -24,7 +24,7 @@ from games.titles import default_title
 
 def _title_or_404(slug: str) -> str:
     if slug not in title_slugs():
-        raise Http404(_("There is no game called %(slug)s.") % {"slug": slug})
+        raise Http404(_("There is no such game."))
     return slug
 
 

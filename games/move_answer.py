@@ -54,8 +54,10 @@ def action_from_form(title: str, form: Any) -> dict[str, Any]:
         data.setlist(str(key), values)
     try:
         return web_title(title).action_from_post(data)
-    except ValidationError as exc:
-        raise BadRequest("; ".join(exc.messages)) from None
+    except ValidationError:
+        # Django's own messages may quote the value sent ("x is not one of the available
+        # choices"): errors never repeat what was sent, so the answer is our sentence.
+        raise BadRequest(_("That move was not understood.")) from None
 
 
 @dataclass(frozen=True)

@@ -239,8 +239,14 @@ def game_create(
         )
     try:
         clean_options = validate_options(engine.slug, options)
-    except ValueError as exc:
-        raise BadRequest(str(exc), code="bad_options") from None
+    except ValueError:
+        # The engine's message quotes the names and values sent: ours names only the
+        # title's own options.
+        raise BadRequest(
+            _("These options are not offered; this game's options are %(names)s.")
+            % {"names": ", ".join(sorted(engine.options_schema)) or "-"},
+            code="bad_options",
+        ) from None
     initial, increment, maximum = _clock_seconds(clock)
     if on_timeout not in Game.OnTimeout.values:
         raise BadRequest(_("on_timeout must be bot or wait."), code="bad_on_timeout")
@@ -263,9 +269,8 @@ def game_create(
     with transaction.atomic():
         invitees = list(User.objects.filter(username__in=names, is_active=True, is_bot=False))
         if len(invitees) != len(names):
-            missing = sorted(set(names) - {u.username for u in invitees})
             raise BadRequest(
-                _("There is no player called %(name)s.") % {"name": missing[0][:40]},
+                _("One of the people invited is not a player of this site."),
                 code="unknown_user",
             )
         seed = secrets.token_hex(16)

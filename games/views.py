@@ -328,8 +328,9 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
         return error_reply(request, game_id, BadRequest(_("That move was not understood.")))
     try:
         action = web_title(row.title).action_from_post(request.POST)
-    except ValidationError as exc:
-        return error_reply(request, game_id, BadRequest("; ".join(exc.messages)))
+    except ValidationError:
+        # Our sentence, not the form's (which may quote what was sent).
+        return error_reply(request, game_id, BadRequest(_("That move was not understood.")))
     try:
         game = moves.action_submit(
             game_id=game_id,
