@@ -1,6 +1,7 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels."""
 
 import os
+from urllib.parse import parse_qs
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "colorado.settings")
 
@@ -27,22 +28,30 @@ else:
 
 class OriginCheck:
     """Browsers' sockets (session cookie) must come from an allowed Origin, which stops other
-    sites from riding a player's cookie. A handshake without Origin that authenticates with
-    its own credential (a ``?ticket=`` or an ``Authorization`` header: scripts) carries no
-    cookie to abuse, so it goes through; so does one with ``?token=``, only for the consumer
-    to refuse it with its not-allowed code. With an Origin header, the Origin is checked."""
+    sites from riding a player's cookie. A handshake that carries a cookie is a browser's
+    and is always checked, whatever its query string says (an empty ``?ticket=`` used to
+    let a cookie handshake skip the check). One without a cookie and without Origin that
+    authenticates with its own credential (a non-empty ``?ticket=``, an ``Authorization``
+    header: scripts) goes through; so does one with ``?token=``, only for the consumer to
+    refuse it with its not-allowed code. Any other is checked."""
 
     def __init__(self, inner: object) -> None:
         self.inner = inner
         self.checked = AllowedHostsOriginValidator(inner)
 
     async def __call__(self, scope: dict, receive: object, send: object) -> object:
-        names = {name for name, _value in scope.get("headers", [])}
-        query = scope.get("query_string", b"").decode("latin-1")
-        in_query = any(part.startswith(("ticket=", "token=")) for part in query.split("&"))
-        own_credential = b"origin" not in names and (in_query or b"authorization" in names)
-        app = self.inner if own_credential else self.checked
+        app = self.inner if own_credential(scope) else self.checked
         return await app(scope, receive, send)  # type: ignore[operator]
+
+
+def own_credential(scope: dict) -> bool:
+    """Whether a handshake is a script's: no cookie, no Origin, and a credential of its own."""
+    names = {name for name, _value in scope.get("headers", [])}
+    if b"cookie" in names or b"origin" in names:
+        return False
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
+    ticket = any(value.strip() for value in query.get("ticket", []))
+    return ticket or "token" in query or b"authorization" in names
 
 
 application = ProtocolTypeRouter(

@@ -253,7 +253,9 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         self.group = group_name(self.game_id)
         user = self.scope.get("user")
-        query = parse_qs(self.scope.get("query_string", b"").decode("latin1"))
+        query = parse_qs(
+            self.scope.get("query_string", b"").decode("latin1"), keep_blank_values=True
+        )
         ticket, bearer = (query.get("ticket") or [""])[0], _bearer(self.scope)
         if "token" in query:  # a long-lived token in a URL (and so in logs): never
             await self.close(code=CLOSE_NOT_ALLOWED)
