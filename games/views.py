@@ -23,6 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.names import name_key
 from games import moves, selectors, services
+from games.move_answer import form_refusal
 from games.clocks.seats import replace_vote_cast, replace_votes_open, seat_resign
 from games.engine import IllegalAction
 from games.errors import (
@@ -257,7 +258,10 @@ def page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
             }
             for seat, name in enumerate(names)
         ]
-    ctx.update(title.page_context(doc=doc, legal=legal, names=names, me=me))
+    # A seat its person left is shown to them as to a spectator (selectors.viewing_seat).
+    ctx.update(
+        title.page_context(doc=doc, legal=legal, names=names, me=None if me in out_seats else me)
+    )
     client: dict[str, Any] = {
         "id": game.pk,
         "version": doc.get("version", 0),
@@ -328,9 +332,8 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
         return error_reply(request, game_id, BadRequest(_("That move was not understood.")))
     try:
         action = web_title(row.title).action_from_post(request.POST)
-    except ValidationError:
-        # Our sentence, not the form's (which may quote what was sent).
-        return error_reply(request, game_id, BadRequest(_("That move was not understood.")))
+    except ValidationError as exc:
+        return error_reply(request, game_id, BadRequest(form_refusal(exc)))
     try:
         game = moves.action_submit(
             game_id=game_id,
@@ -363,7 +366,9 @@ def query(request: HttpRequest, game_id: int, name: str) -> JsonResponse:
     game = game_or_404(game_id)
     if not request.user.is_authenticated:
         return json_error(NotSignedIn(_("Sign in to play.")))
-    seat = Seat.objects.filter(game=game, user=request.user).values_list("seat", flat=True).first()
+    row = Seat.objects.filter(game=game, user=request.user).select_related("user").first()
+    # A seat its person left (resigned, replaced) is the bot's: its queries are not theirs.
+    seat = row.seat if row is not None and not row.is_out else None
     if seat is None or game.state is None or game.status != Game.Status.RUNNING:
         return json_error(
             NotAllowed(_("Only a player of a running game may ask."), code="not_a_player")

@@ -93,3 +93,19 @@ def test_page_errors_never_echo_what_was_sent(make_user: Callable[..., User]) ->
     ):
         assert response.status_code == 404
         _no_echo(response)
+
+
+def test_a_form_error_keeps_the_titles_sentence_but_never_the_value_sent() -> None:
+    from django import forms
+
+    from games.move_answer import form_refusal
+
+    own = forms.ValidationError("Choose a cell, like C4.")
+    assert form_refusal(own) == "Choose a cell, like C4."
+    field = forms.ChoiceField(choices=[("a", "A")])
+    try:
+        field.clean(MARK)
+    except forms.ValidationError as exc:
+        assert "zq" not in form_refusal(exc)
+    else:  # pragma: no cover
+        raise AssertionError("the choice was accepted")
