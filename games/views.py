@@ -23,7 +23,6 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from accounts.names import name_key
 from games import moves, selectors, services
-from games.move_answer import form_refusal
 from games.clocks.seats import replace_vote_cast, replace_votes_open, seat_resign
 from games.engine import IllegalAction
 from games.errors import (
@@ -40,6 +39,7 @@ from games.errors import (
 from games.forms import ChatForm, MoveForm, NewTableForm, ReplaceVoteForm
 from games.log_words import describe
 from games.models import ChatMessage, Game, Seat
+from games.move_answer import form_refusal
 from games.selectors_inbox import lobby_open_tables
 from games.snapshots import engine_for, load_state
 from games.titles import WebTitle, default_title, web_title

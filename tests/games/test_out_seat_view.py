@@ -51,7 +51,7 @@ def test_a_resigned_players_socket_frames_are_the_spectators(
     monkeypatch: pytest.MonkeyPatch,
     django_capture_on_commit_callbacks: Any,
 ) -> None:
-    game, alice, bob, seat = _three_with_a_resigned(make_user)
+    game, _alice, bob, seat = _three_with_a_resigned(make_user)
     sent: list[dict[str, Any]] = []
     monkeypatch.setattr("games.services.group_send", lambda _group, message: sent.append(message))
     # Bob moves (a bid of nothing is always legal at the start); the bot of alice's seat too.
