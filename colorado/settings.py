@@ -277,6 +277,10 @@ BOT_STALL_SECONDS = env.env_int("BOT_STALL_SECONDS", 30, minimum=1)
 # most 30; the deadline sweep's stand-ins share a thinking allowance of their own
 # (games.clocks.sweep). docs/bots.md.
 BOT_SEARCH_SECONDS = env.env_float("BOT_SEARCH_SECONDS", 2.0, minimum=0.01, maximum=30.0)
+# What one account may ask of the shared capacity (games.capacity, docs/bots.md): tables
+# opened an hour, and tables with bots going at once.
+TABLES_PER_HOUR = env.env_int("TABLES_PER_HOUR", 20, minimum=1)
+BOT_TABLES_MAX = env.env_int("BOT_TABLES_MAX", 5, minimum=1)
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 # Task modules that ``autodiscover_tasks`` (which only finds ``<app>.tasks``) would miss.

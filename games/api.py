@@ -19,6 +19,7 @@ from games import jsontext, move_answer, move_queue, selectors, selectors_record
 from games.bots import level_rows
 from games.engine import title_slugs
 from games.errors import BadRequest, Conflict, NotFound, StaleVersion, watch_refused
+from games.limits import chat_throttle
 from games.models import Game
 
 router = Router(tags=["games"])
@@ -245,7 +246,7 @@ def export_game(request: HttpRequest, game_id: int) -> Json:
     "/games/{game_id}/chat",
     auth=signed_in,
     response={201: Json},
-    throttle=[UserRateThrottle("30/min", scope="chat")],
+    throttle=[chat_throttle],
     summary="Say something at the table",
 )
 def post_chat(request: HttpRequest, game_id: int, payload: ChatIn) -> Status[Json]:

@@ -30,6 +30,7 @@ from accounts.models import User
 from colorado.realtime import group_send
 from games import bots as bot_players
 from games import row_locks, rows
+from games.capacity import table_open_check
 from games.clocks.arithmetic import InvalidClock, resolve_clock
 from games.engine import get_rules, validate_options
 from games.errors import BadRequest, Conflict, NotAllowed, NotFound
@@ -267,6 +268,7 @@ def game_create(
         raise BadRequest(_("rated and open_seats are true or false."), code="bad_request")
 
     with transaction.atomic():
+        table_open_check(creator=creator, with_bots=bool(bot_list))
         invitees = list(User.objects.filter(username__in=names, is_active=True, is_bot=False))
         if len(invitees) != len(names):
             raise BadRequest(

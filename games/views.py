@@ -32,11 +32,13 @@ from games.errors import (
     NotFound,
     NotSignedIn,
     StaleVersion,
+    TooManyRequests,
     json_error,
     page_error,
     wants_json,
 )
 from games.forms import ChatForm, MoveForm, NewTableForm, ReplaceVoteForm
+from games.limits import chat_allowed
 from games.log_words import describe
 from games.models import ChatMessage, Game, Seat
 from games.move_answer import form_refusal
@@ -387,6 +389,9 @@ def query(request: HttpRequest, game_id: int, name: str) -> JsonResponse:
 def chat(request: HttpRequest, game_id: int) -> HttpResponse:
     if not request.user.is_authenticated:
         return error_reply(request, game_id, NotSignedIn(_("Sign in to chat.")))
+    if not chat_allowed(request):
+        # The API's allowance, in the same bucket (games.limits).
+        return error_reply(request, game_id, TooManyRequests())
     form = ChatForm(request.POST)
     if not form.is_valid():
         return error_reply(request, game_id, BadRequest(_("A message has 1 to 500 characters.")))
