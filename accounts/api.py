@@ -233,7 +233,8 @@ def _user_or_404(username: str) -> User:
     summary="A player's ratings and statistics",
 )
 def user_detail(request: HttpRequest, username: str) -> dict[str, Any]:
-    return selectors.user_document(user=_user_or_404(username))
+    viewer = request.user if getattr(request.user, "is_authenticated", False) else None
+    return selectors.user_document(user=_user_or_404(username), viewer=viewer)
 
 
 @router.get(
