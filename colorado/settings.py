@@ -62,6 +62,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "colorado.security_headers.SecurityHeadersMiddleware",  # CSP, Permissions-Policy
     "colorado.outage.DatabaseOutageMiddleware",  # outside all that reads the database
     "colorado.input_guard.InputGuardMiddleware",  # before anything reads the request
     "django.contrib.sessions.middleware.SessionMiddleware",
