@@ -14,6 +14,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from colorado.client_address import ClientAddress  # noqa: E402
 from colorado.routing import websocket_urlpatterns  # noqa: E402
 from colorado.socket_auth import SessionUser  # noqa: E402
 
@@ -54,11 +55,15 @@ def own_credential(scope: dict) -> bool:
     return ticket or "token" in query or b"authorization" in names
 
 
-application = ProtocolTypeRouter(
-    {
-        "http": http_app,
-        "websocket": OriginCheck(SessionUser(URLRouter(websocket_urlpatterns))),
-    }
+# Outermost: the real client address, decided once for Django, the sockets and uvicorn's
+# access log alike (colorado/client_address.py; uvicorn runs with --no-proxy-headers).
+application = ClientAddress(
+    ProtocolTypeRouter(
+        {
+            "http": http_app,
+            "websocket": OriginCheck(SessionUser(URLRouter(websocket_urlpatterns))),
+        }
+    )
 )
 
 # Everything loaded so far lives as long as the process: out of the collector's way

@@ -353,12 +353,13 @@ if PRODUCTION:
 MAX_REQUEST_BODY_BYTES = env.env_int("MAX_REQUEST_BODY_BYTES", 256 * 1024, minimum=1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BODY_BYTES
 # How many proxies of our own stand in front of the server. 0 (the default): the client is
-# REMOTE_ADDR and X-Forwarded-For is ignored, since anyone can send one. N > 0: the Nth
-# address from the right of X-Forwarded-For (the one our outermost proxy saw). The API's
-# throttles (colorado/throttling.py) and allauth's rate limits both count by it.
+# the connection's address and X-Forwarded-For is ignored, since anyone can send one. N > 0:
+# the Nth address from the right of X-Forwarded-For (the one our outermost proxy saw). It is
+# applied once, before Django (colorado/client_address.py), so REMOTE_ADDR is the client's:
+# the API's throttles and allauth's rate limits count by it, and trust no proxy themselves.
 TRUSTED_PROXY_COUNT = env.env_int("TRUSTED_PROXY_COUNT", 0, minimum=0, maximum=10)
-ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT
-NINJA_NUM_PROXIES = TRUSTED_PROXY_COUNT
+ALLAUTH_TRUSTED_PROXY_COUNT = 0
+NINJA_NUM_PROXIES = 0
 
 LOGGING = {
     "version": 1,
