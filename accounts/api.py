@@ -7,13 +7,14 @@ from typing import Any
 
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
-from ninja import Router, Schema, Status
+from ninja import Field, Router, Schema, Status
 from pydantic import ConfigDict
 
 from accounts import selectors, services
 from accounts.models import ApiToken, User
-from colorado.api import ApiError, optional_auth
+from colorado.api import ApiError, errors, optional_auth
 from colorado.throttling import AddressRateThrottle
+from games.invitations import mute_set, mutes_of
 
 router = Router(tags=["users"])
 
@@ -159,6 +160,49 @@ def me_settings_update(request: HttpRequest, payload: SettingsIn) -> dict[str, A
     except services.SettingsError as exc:
         raise ApiError(400, "invalid_setting", exc.message, field=exc.field) from None
     return selectors.user_settings(user=user)  # type: ignore[arg-type]
+
+
+# --- /api/me/mutes: the inviters a player takes no invitations from ----------------------
+
+
+class MuteIn(Schema):
+    username: str = Field(max_length=150)
+
+
+class MuteOut(Schema):
+    username: str
+    display_name: str
+
+
+@router.get("/me/mutes", response=list[MuteOut], summary="The players I take no invitations from")
+def me_mutes(request: HttpRequest) -> list[dict[str, Any]]:
+    return [
+        {"username": u.username, "display_name": u.shown_name}
+        for u in mutes_of(user=request.user)  # type: ignore[arg-type]
+    ]
+
+
+@router.post(
+    "/me/mutes",
+    response={201: MuteOut},
+    openapi_extra=errors(404),
+    summary="Take no more invitations from a player",
+)
+def me_mute(request: HttpRequest, payload: MuteIn) -> Status[dict[str, Any]]:
+    player = _user_or_404(payload.username)
+    mute_set(user=request.user, muted=player, on=True)  # type: ignore[arg-type]
+    return Status(201, {"username": player.username, "display_name": player.shown_name})
+
+
+@router.delete(
+    "/me/mutes/{username}",
+    response={204: None},
+    openapi_extra=errors(404),
+    summary="Take invitations from a player again",
+)
+def me_unmute(request: HttpRequest, username: str) -> Status[None]:
+    mute_set(user=request.user, muted=_user_or_404(username), on=False)  # type: ignore[arg-type]
+    return Status(204, None)
 
 
 # --- /api/users ----------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from accounts.forms import SettingsForm
 from accounts.models import Rating, RatingChange, User
 from accounts.ratings import leaderboard_rows
 from games.engine import get_rules, title_slugs
+from games.invitations import is_muted
 from games.titles import default_title
 
 
@@ -128,6 +129,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             ),
             "finished": finished_rows,
             "opponents": selectors.recent_opponents(user=player, viewer=viewer),
+            "may_mute": viewer.is_authenticated and viewer.pk != player.pk and not player.is_bot,
+            "muted": viewer.is_authenticated and is_muted(user=viewer, muted=player),  # type: ignore[arg-type]
         },
     )
 

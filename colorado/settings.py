@@ -282,6 +282,9 @@ BOT_SEARCH_SECONDS = env.env_float("BOT_SEARCH_SECONDS", 2.0, minimum=0.01, maxi
 # opened an hour, and tables with bots going at once.
 TABLES_PER_HOUR = env.env_int("TABLES_PER_HOUR", 20, minimum=1)
 BOT_TABLES_MAX = env.env_int("BOT_TABLES_MAX", 5, minimum=1)
+# Invitations an account may send an hour, and to one person a day (games.invitations).
+INVITATIONS_PER_HOUR = env.env_int("INVITATIONS_PER_HOUR", 30, minimum=1)
+INVITATIONS_PER_INVITEE = env.env_int("INVITATIONS_PER_INVITEE", 5, minimum=1)
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 # Task modules that ``autodiscover_tasks`` (which only finds ``<app>.tasks``) would miss.

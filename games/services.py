@@ -34,6 +34,7 @@ from games.capacity import table_open_check
 from games.clocks.arithmetic import InvalidClock, resolve_clock
 from games.engine import get_rules, validate_options
 from games.errors import BadRequest, Conflict, NotAllowed, NotFound
+from games.invitations import invitations_check
 from games.models import ChatMessage, Game, Invitation, Move, Seat, SeatHandover
 from games.selectors import frames_json, move_frames
 from games.signals import game_advanced
@@ -275,6 +276,7 @@ def game_create(
                 _("One of the people invited is not a player of this site."),
                 code="unknown_user",
             )
+        invitations_check(inviter=creator, invitees=invitees)
         seed = secrets.token_hex(16)
         row = Game.objects.create(
             title=engine.slug,
