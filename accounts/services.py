@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import ApiToken, User
-from accounts.names import display_name_problem
+from accounts.names import display_name_problem, hidden_characters, normalise
 from games.clocks.vacation import VacationError, vacation_cancel, vacation_take
 
 
@@ -243,7 +243,11 @@ def _clean_setting(*, user: User, field: str, value: Any) -> Any:
     if field == "display_name":
         if not isinstance(value, str):
             raise SettingsError(field, _("The display name must be text."))
-        value = " ".join(value.split())
+        if hidden_characters(value):
+            raise SettingsError(
+                field, _("A name cannot hold invisible or text-direction characters.")
+            )
+        value = normalise(value)  # NFKC, single spaces (accounts.names)
         if len(value) > 60:
             raise SettingsError(field, _("The display name can be at most 60 characters."))
         return value
