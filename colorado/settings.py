@@ -215,6 +215,10 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     CELERY_BROKER_URL = "memory://localhost/"  # with a host: no kombu "No hostname" warning
 
+# Sockets one account (signed out: one address) may hold per server process
+# (games/socket_limits.py).
+SOCKETS_PER_ACCOUNT = env.env_int("SOCKETS_PER_ACCOUNT", 20, minimum=2)
+SOCKETS_PER_ADDRESS = env.env_int("SOCKETS_PER_ADDRESS", 50, minimum=2)
 # How often each server process compares the versions its sockets show with the database,
 # so a socket that missed a message (channel layer down) catches up (games/consumers.py).
 SOCKET_RESYNC_SECONDS = env.env_int("SOCKET_RESYNC_SECONDS", 5, minimum=1)
