@@ -287,6 +287,10 @@ BOT_SEARCH_SECONDS = env.env_float("BOT_SEARCH_SECONDS", 2.0, minimum=0.01, maxi
 TABLES_PER_HOUR = env.env_int("TABLES_PER_HOUR", 20, minimum=1)
 BOT_TABLES_MAX = env.env_int("BOT_TABLES_MAX", 5, minimum=1)
 # Invitations an account may send an hour, and to one person a day (games.invitations).
+# Fair bot work (games/bot_queue.py): workers an account's tables share, and workers the
+# tables with no person left share site-wide (played out at the lowest priority).
+BOT_WORK_PER_ACCOUNT = env.env_int("BOT_WORK_PER_ACCOUNT", 1, minimum=1)
+BOT_WORK_BOTS_ONLY = env.env_int("BOT_WORK_BOTS_ONLY", 1, minimum=1)
 INVITATIONS_PER_HOUR = env.env_int("INVITATIONS_PER_HOUR", 30, minimum=1)
 INVITATIONS_PER_INVITEE = env.env_int("INVITATIONS_PER_INVITEE", 5, minimum=1)
 CELERY_TIMEZONE = "UTC"

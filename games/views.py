@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.names import name_key
-from games import moves, selectors, services
+from games import bots_only, moves, selectors, services
 from games.clocks.seats import replace_vote_cast, replace_votes_open, seat_resign
 from games.engine import IllegalAction
 from games.errors import (
@@ -243,6 +243,7 @@ def page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "chat": ChatMessage.objects.filter(game=game).select_related("user").order_by("-id")[:50],
         "chat_form": ChatForm(),
         "away_players": _away(seat_rows),
+        "may_abort": bots_only.may_abort(game=game, user=user),
     }
     if view:
         deadlines_by_seat = _deadlines(doc)
@@ -421,6 +422,22 @@ def _seat_service(request: HttpRequest, game_id: int, name: str) -> HttpResponse
             messages.success(request, _("You resigned; a bot plays your seat from now on."))
     except GameError as exc:
         return error_reply(request, game_id, exc)
+    return redirect("games:game", game_id=game_id)
+
+
+@require_POST
+def abort(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Abort a table that only bots play (its creator) or any table (an admin): the service
+    behind ``POST /api/games/{id}/abort``."""
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('login')}?next={reverse('games:game', args=[game_id])}")
+    try:
+        bots_only.table_abort(game_id=game_id, user=request.user)
+    except GameError as exc:
+        return error_reply(request, game_id, exc)
+    messages.success(
+        request, _("The table is aborted: nothing more is played, and it is not rated.")
+    )
     return redirect("games:game", game_id=game_id)
 
 
