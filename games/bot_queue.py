@@ -21,7 +21,7 @@ work the site owes most, whichever game queued it (``claim_next``):
 
 What is held is counted in the shared cache (Redis; process memory in embedded mode):
 a lease on the game at its version, and a slot of its account (and of the bots-only
-share); each expires after ``lease_seconds`` (the think time and a margin), so a worker
+share); each expires after ``lease_seconds`` (the thinking time and 10 s), so a worker
 killed mid-move frees them by itself. A move changes the version, so its lease is spent.
 A worker that served one table queues one more token when other work was waiting, so work
 held back by its account's share is picked up as soon as a slot frees; the sweep's stall
@@ -33,6 +33,7 @@ With eager tasks (tests, scripts) each token plays its own game at once, as befo
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -47,7 +48,7 @@ log = logging.getLogger(__name__)
 #: Due games looked at per claim (the longest waiting first, by priority).
 CANDIDATES = 200
 #: Seconds a lease lasts beyond the search bot's thinking time.
-LEASE_MARGIN_SECONDS = 20.0
+LEASE_MARGIN_SECONDS = 10.0
 
 
 def lease_seconds() -> float:
@@ -140,6 +141,29 @@ def _try(due: Due, seconds: float) -> list[str] | None:
         return None
     taken.append(lease)
     return taken
+
+
+#: The cache key of the last time a worker made a bot move (``moving``).
+LAST_MOVE_KEY = "bot-work:last-move"
+
+
+def note_move() -> None:
+    """Record that a worker made a bot move now (the sweep tells waiting from lost)."""
+    try:
+        cache.set(LAST_MOVE_KEY, time.time(), timeout=3600)
+    except Exception as exc:  # the cache is away: the sweep then queues every stall again
+        log.warning("bot work's last move not recorded: %s", exc)
+
+
+def moving(*, within: float) -> bool:
+    """Whether a worker made a bot move in the last ``within`` seconds: bot work is flowing,
+    and a table whose bot has waited longer is waiting for its turn (its account's share,
+    or the share of tables only bots play), not lost."""
+    try:
+        last = cache.get(LAST_MOVE_KEY)
+    except Exception:
+        return False
+    return isinstance(last, float) and time.time() - last < within
 
 
 def claim_next() -> Claim | None:

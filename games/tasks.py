@@ -20,7 +20,7 @@ from celery import Task, shared_task
 
 from colorado.db_retry import DB_ERRORS, retry_on_db_error
 from games.bot_play import bot_play
-from games.bot_queue import claim_next
+from games.bot_queue import claim_next, note_move
 from games.bots import bot_to_act
 from games.models import Game
 
@@ -85,6 +85,8 @@ def serve_next() -> str:
         result = _bot_move(claim.due.game_id, claim.due.version)
     finally:
         claim.release()
+    if result == "moved":
+        note_move()
     if result == "moved" or claim.others_waiting:
         try:
             bot_move.delay(claim.due.game_id, claim.due.version)

@@ -176,3 +176,26 @@ def test_the_page_offers_the_abort_to_the_creator_once_only_bots_play(
         assert page.status_code == 200
         game.refresh_from_db()
         assert game.status == Game.Status.ABORTED
+
+
+def test_the_sweep_tells_tables_waiting_their_turn_from_lost_tokens(
+    make_user: Callable[..., User], settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from colorado.celery import app as celery_app
+    from games.stalls import bots_requeue
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    monkeypatch.setattr(celery_app.conf, "task_always_eager", False)
+    queued: list[Any] = []
+    monkeypatch.setattr(bot_move, "apply_async", lambda args, **kw: queued.append(args))
+    owner = make_user()
+    for n in range(5):
+        _due_table(owner, person_plays=False, waited=120 + n)
+    # Nothing moved lately: every stalled table's token is queued again.
+    assert bots_requeue() == 5
+    assert len(queued) == 5
+    queued.clear()
+    # The workers are making moves: the tables wait for their turn; one token is enough.
+    bot_queue.note_move()
+    assert bots_requeue() == 1
+    assert len(queued) == 1
