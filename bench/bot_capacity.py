@@ -7,9 +7,10 @@ scratch database of its own), makes two accounts, then measures twice — idle, 
 the first account runs ``--tables`` (20) six-seat La Conquista del Oeste tables of hard
 bots it opened and resigned from (the audit's load):
 
-* another player's **medium-bot reply**: the player plays a two-player table against the
-  medium bot through the API, a random legal move at a time, and times each move's answer
-  until the player may move again (polling the table every 120 ms), ``--replies`` times;
+* another player's **medium-bot reply**: the player plays a two-player table (``--game``,
+  La Conquista del Oeste: turn by turn) against the medium bot through the API, a random
+  legal move at a time, and times each move's answer until the bot has moved and the
+  player may move again (polling the table every 120 ms), ``--replies`` times;
 * the **pages' medians**: ``/``, ``/how-to-play/``, ``/bots/``, ``/leaderboard/`` and the
   player's table, ``--page-rounds`` times each.
 
@@ -41,6 +42,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = ["/", "/how-to-play/", "/bots/", "/leaderboard/"]
@@ -83,7 +86,7 @@ class Site:
             with urllib.request.urlopen(request, timeout=60) as response:  # noqa: S310
                 return json.loads(response.read() or b"null")
         except urllib.error.HTTPError as exc:
-            return {"status": exc.code, **json.loads(exc.read() or b"{}")}
+            return {"http_status": exc.code, **json.loads(exc.read() or b"{}")}
 
     def page(self, path: str) -> float:
         started = time.perf_counter()
@@ -112,15 +115,14 @@ def start_site(args: argparse.Namespace, data_dir: Path) -> tuple[subprocess.Pop
         url = urlsplit(env["DATABASE_URL"])
         scratch = f"{url.path.lstrip('/')}_botcap"
         admin = urlunsplit(url._replace(path="/postgres"))
-        subprocess.run(
-            ["psql", admin, "-qc", f'DROP DATABASE IF EXISTS "{scratch}" WITH (FORCE)'], check=True
-        )
-        subprocess.run(["psql", admin, "-qc", f'CREATE DATABASE "{scratch}"'], check=True)
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{scratch}" WITH (FORCE)')
+            conn.execute(f'CREATE DATABASE "{scratch}"')
         env["DATABASE_URL"] = urlunsplit(url._replace(path=f"/{scratch}"))
         env["CHANNEL_PREFIX"] = env["CACHE_PREFIX"] = f"botcap{port}"
     site = Path(args.site).resolve()
     log = (data_dir / "run.log").open("wb")
-    proc = subprocess.Popen(
+    proc = subprocess.Popen(  # noqa: S603 (our own run command)
         [sys.executable, str(site / "dev.py"), "run"],
         cwd=site,
         env=env,
@@ -138,7 +140,7 @@ def start_site(args: argparse.Namespace, data_dir: Path) -> tuple[subprocess.Pop
             if proc.poll() is not None:
                 raise SystemExit((data_dir / "run.log").read_text()[-3000:]) from None
             time.sleep(0.5)
-    shell = subprocess.run(
+    shell = subprocess.run(  # noqa: S603 (our own manage.py)
         [sys.executable, str(site / "manage.py"), "shell", "-c", SETUP],
         cwd=site,
         env=env,
@@ -152,7 +154,7 @@ def start_site(args: argparse.Namespace, data_dir: Path) -> tuple[subprocess.Pop
 
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 def page_medians(site: Site, table: int, rounds: int) -> dict[str, float]:
@@ -164,27 +166,29 @@ def page_medians(site: Site, table: int, rounds: int) -> dict[str, float]:
     return {path: round(statistics.median(v) * 1000, 1) for path, v in samples.items()}
 
 
-def new_table(site: Site) -> dict[str, Any]:
+def new_table(site: Site, game: str) -> dict[str, Any]:
     doc = site.call(
-        "POST", "/api/games", "player", {"game": "colorado-county", "players": 2, "bots": ["medium"]}
+        "POST", "/api/games", "player", {"game": game, "players": 2, "bots": ["medium"]}
     )
     assert "id" in doc, doc
     return doc  # type: ignore[no-any-return]
 
 
-def bot_replies(site: Site, count: int, rng: random.Random) -> list[float]:
-    """Seconds from each of the player's moves being answered until the player may move
-    again (the medium bot has replied), over as many tables as it takes."""
+def bot_replies(site: Site, game: str, count: int, rng: random.Random) -> list[float]:
+    """Seconds from each of the player's moves being answered until the medium bot has
+    replied and the player may move again, over as many tables as it takes. A move after
+    which the player moves again at once (their turn goes on, or the bot had already
+    moved: a simultaneous step) is no reply and is not counted."""
     replies: list[float] = []
-    doc = new_table(site)
+    doc = new_table(site, game)
     while len(replies) < count:
         if doc.get("status") != "running":
-            doc = new_table(site)
+            doc = new_table(site, game)
             continue
         legal = doc.get("legal_actions") or []
         if not legal:
-            doc = site.call("GET", f"/api/games/{doc['id']}", "player")
             time.sleep(POLL)
+            doc = site.call("GET", f"/api/games/{doc['id']}", "player")
             continue
         answer = site.call(
             "POST",
@@ -192,17 +196,19 @@ def bot_replies(site: Site, count: int, rng: random.Random) -> list[float]:
             "player",
             {"action": rng.choice(legal), "version": doc["version"]},
         )
-        if answer.get("status"):  # refused (a stale version): read the table again
+        if answer.get("http_status"):  # refused (a stale version): read the table again
             doc = site.call("GET", f"/api/games/{doc['id']}", "player")
             continue
         answered = time.perf_counter()
         doc = answer
+        if doc.get("legal_actions"):
+            continue  # still the player's move: no reply to wait for
         while doc.get("status") == "running" and not doc.get("legal_actions"):
             time.sleep(POLL)
             doc = site.call("GET", f"/api/games/{doc['id']}", "player")
             if time.perf_counter() - answered > 120:
                 raise SystemExit("the bot did not reply within 120 s")
-        if doc.get("status") == "running":
+        if doc.get("status") == "running" and doc["version"] > answer["version"]:
             replies.append(time.perf_counter() - answered)
     return replies
 
@@ -237,20 +243,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warm-up", type=float, default=20.0, help="seconds of load first")
     parser.add_argument("--site", default=str(ROOT), help="the project copy to run")
     parser.add_argument("--seed", type=int, default=41)
+    parser.add_argument(
+        "--game", default="la-conquista-del-oeste", help="the player's title (turn by turn)"
+    )
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory(prefix="botcap-") as folder:
         proc, base, tokens = start_site(args, Path(folder))
         try:
             site = Site(base, tokens)
-            table = new_table(site)["id"]
+            table = new_table(site, args.game)["id"]
             idle_pages = page_medians(site, table, args.page_rounds)
-            idle = bot_replies(site, max(10, args.replies // 2), rng)
+            idle = bot_replies(site, args.game, max(10, args.replies // 2), rng)
             ids = load(site, args.tables)
             time.sleep(args.warm_up)  # the load builds up: every table's bots at work
             before = moves_of(site, ids)
             started = time.perf_counter()
-            loaded = bot_replies(site, args.replies, rng)
+            loaded = bot_replies(site, args.game, args.replies, rng)
             loaded_pages = page_medians(site, table, args.page_rounds)
             window = time.perf_counter() - started
             load_moves = moves_of(site, ids) - before

@@ -266,6 +266,12 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_keepalive": True,
     "health_check_interval": 10,
 }
+if EMBEDDED:
+    # The in-memory broker is polled, once a second by default: every bot move waited up to
+    # a second for its worker thread to notice it, and a bot that plays several actions in
+    # a row (a La Conquista turn) took seconds to answer on an idle site. A poll every 50 ms
+    # costs nothing measurable (docs/benchmarks.md, "Bot capacity").
+    CELERY_BROKER_TRANSPORT_OPTIONS["polling_interval"] = 0.05
 # Publishing (a bot move queues the next one, beat queues the sweep) retries briefly while
 # the broker is away, then gives up: the sweep redoes what was lost.
 CELERY_TASK_PUBLISH_RETRY_POLICY = {
