@@ -5,8 +5,9 @@ process, so a hard bot's search — pure Python, seconds a move — shared the i
 with every page: while one account's twenty tables of hard bots were being played out, the
 pages' medians rose to about three times their idle values (docs/benchmarks.md, "Bot
 capacity"). There the search runs in a child process instead (``think``: a pool of one,
-started on first use with ``spawn``), which the operating system schedules on another core;
-the web process only waits for its answer. The child imports the engine alone (no Django):
+started on first use with ``spawn``, at a lower priority: ``nice`` 10), which the operating
+system schedules on another core, and behind the pages when the cores are busy; the web
+process only waits for its answer. The child imports the engine alone (no Django):
 it is given the title, the state as the engine dumped it, the seat, the bot's kind and
 budget and its random generator (seeded by the game, the version and the seat, so a table
 plays the same way wherever the bot thinks), and answers the action.
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import os
 import random
 import threading
 from concurrent.futures import ProcessPoolExecutor
@@ -59,12 +61,27 @@ def choose_here(
     return action
 
 
+#: How much lower the thinking process runs than the web process (``nice``): on a busy
+#: machine the pages are served first, and the bot, whose budget is a time, thinks a
+#: little less deeply.
+NICENESS = 10
+
+
+def _lower_priority() -> None:
+    try:
+        os.nice(NICENESS)
+    except OSError as exc:  # not permitted here: it thinks at the web's priority
+        log.info("the bot's thinking process keeps its priority: %s", exc)
+
+
 def _executor() -> ProcessPoolExecutor:
     global _pool
     with _lock:
         if _pool is None:
             _pool = ProcessPoolExecutor(
-                max_workers=1, mp_context=multiprocessing.get_context("spawn")
+                max_workers=1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_lower_priority,
             )
         return _pool
 
