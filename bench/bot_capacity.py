@@ -213,15 +213,22 @@ def bot_replies(site: Site, game: str, count: int, rng: random.Random) -> list[f
     return replies
 
 
-def load(site: Site, tables: int) -> list[int]:
-    """The audit's load: ``tables`` six-seat tables of hard bots, opened and resigned from."""
+def load(site: Site, tables: int, *, public: bool) -> list[int]:
+    """The audit's load: ``tables`` six-seat tables of hard bots, opened and resigned from.
+    Invitation-only unless ``public``: then the home page lists eight of them to watch, and
+    a page that shows more games is slower whatever the bots do."""
     ids = []
     for _ in range(tables):
         doc = site.call(
             "POST",
             "/api/games",
             "abuser",
-            {"game": "la-conquista-del-oeste", "players": 6, "bots": ["hard"] * 5},
+            {
+                "game": "la-conquista-del-oeste",
+                "players": 6,
+                "bots": ["hard"] * 5,
+                "open_seats": public,
+            },
         )
         assert "id" in doc, doc
         ids.append(doc["id"])
@@ -231,7 +238,7 @@ def load(site: Site, tables: int) -> list[int]:
 
 
 def moves_of(site: Site, ids: list[int]) -> int:
-    return sum(int(site.call("GET", f"/api/games/{i}")["version"]) for i in ids)
+    return sum(int(site.call("GET", f"/api/games/{i}", "abuser")["version"]) for i in ids)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -244,6 +251,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--site", default=str(ROOT), help="the project copy to run")
     parser.add_argument("--seed", type=int, default=41)
     parser.add_argument(
+        "--public-load", action="store_true", help="the abuser's tables open to all (watchable)"
+    )
+    parser.add_argument(
         "--game", default="la-conquista-del-oeste", help="the player's title (turn by turn)"
     )
     args = parser.parse_args(argv)
@@ -255,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
             table = new_table(site, args.game)["id"]
             idle_pages = page_medians(site, table, args.page_rounds)
             idle = bot_replies(site, args.game, max(10, args.replies // 2), rng)
-            ids = load(site, args.tables)
+            ids = load(site, args.tables, public=args.public_load)
             time.sleep(args.warm_up)  # the load builds up: every table's bots at work
             before = moves_of(site, ids)
             started = time.perf_counter()
