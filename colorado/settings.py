@@ -259,7 +259,7 @@ CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 # A consumer that survives the broker's restart, without Gossip and Mingle
 # (colorado.celery.Consumer says why).
 CELERY_WORKER_CONSUMER = "colorado.celery:Consumer"
-CELERY_BROKER_TRANSPORT_OPTIONS = {
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
     "visibility_timeout": CELERY_VISIBILITY_TIMEOUT_SECONDS,
     "socket_timeout": 10,
     "socket_connect_timeout": 5,
