@@ -25,6 +25,7 @@ import sys
 import time
 import venv
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent
 VENV = Path(os.environ.get("VENV_DIR", ROOT / ".venv")).resolve()
@@ -88,6 +89,20 @@ def build_engine() -> None:
     done = subprocess.run([str(PY), str(ROOT / "scripts" / "build_engine.py")], cwd=ROOT)
     if done.returncode != 0 and os.environ.get("ENGINE_NATIVE", "").strip() == "1":
         raise SystemExit("ENGINE_NATIVE=1 but the compiled engine could not be built")
+
+
+def server_options() -> Any:
+    """``colorado/server_options.py`` (standard library only), loaded by path: the web
+    server's options, the same as ``manage.py serve``'s and the README's."""
+    import importlib.util
+
+    path = ROOT / "colorado" / "server_options.py"
+    spec = importlib.util.spec_from_file_location("server_options", path)
+    if spec is None or spec.loader is None:
+        raise SystemExit("colorado/server_options.py is missing")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def manage(*args: str, env: dict[str, str]) -> None:
@@ -262,10 +277,10 @@ def run() -> int:
                 port,
                 "--lifespan",
                 "off",
-                # No per-message deflate: zlib per frame and socket was the largest CPU cost
-                # of the sockets (docs/benchmarks/history.md); a frame is a few kilobytes.
-                "--ws-per-message-deflate",
-                "false",
+                # No proxy headers (the client address is decided once, by the site), no
+                # per-message deflate, the socket frame limit, the slow-client time limits:
+                # colorado/server_options.py, shared with manage.py serve and the README.
+                *server_options().uvicorn_arguments(),
             ],
             env,
         ),

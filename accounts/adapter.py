@@ -21,7 +21,7 @@ from django.contrib.sites.shortcuts import get_current_site
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from accounts.names import name_taken
+from accounts.names import hidden_characters, is_a_bot_name, mixes_scripts, name_taken
 from notifications.outbox import outbox_add
 
 # Bot accounts are named ``bot-<kind>``, ``bot-<kind>-2`` … by the game services.
@@ -62,6 +62,11 @@ class AccountAdapter(DefaultAccountAdapter):
                 code="username_reserved",
             )
         username = str(super().clean_username(username, shallow=shallow))
+        if hidden_characters(username) or mixes_scripts(username) or is_a_bot_name(username):
+            raise forms.ValidationError(
+                _("That name could pass for someone else's; please choose another."),
+                code="username_spoofing",
+            )
         if not shallow and name_taken(username):
             # Another account is already shown by this name (its username or display name,
             # case and accents aside): a second one would let players be mistaken.

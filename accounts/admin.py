@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 from django.utils.translation import gettext_lazy as _
 
+from accounts.admin_login import AdminLoginForm
 from accounts.models import ApiToken, Rating, RatingChange, User
 
 
@@ -69,3 +70,7 @@ class ApiTokenAdmin(admin.ModelAdmin):
     # Revoking is deleting the row; shortening ``expires_at`` ends a token at that time.
     readonly_fields = ("key_digest", "created_at", "last_used_at")
     raw_id_fields = ("user",)
+
+
+# The admin's sign-in keeps the site's rules: lockout, throttle, verified address.
+admin.site.login_form = AdminLoginForm

@@ -7,13 +7,14 @@ from typing import Any
 
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
-from ninja import Router, Schema, Status
+from ninja import Field, Router, Schema, Status
 from pydantic import ConfigDict
 
 from accounts import selectors, services
 from accounts.models import ApiToken, User
-from colorado.api import ApiError, optional_auth
+from colorado.api import ApiError, errors, optional_auth
 from colorado.throttling import AddressRateThrottle
+from games.invitations import mute_set, mutes_of
 
 router = Router(tags=["users"])
 
@@ -161,6 +162,49 @@ def me_settings_update(request: HttpRequest, payload: SettingsIn) -> dict[str, A
     return selectors.user_settings(user=user)  # type: ignore[arg-type]
 
 
+# --- /api/me/mutes: the inviters a player takes no invitations from ----------------------
+
+
+class MuteIn(Schema):
+    username: str = Field(max_length=150)
+
+
+class MuteOut(Schema):
+    username: str
+    display_name: str
+
+
+@router.get("/me/mutes", response=list[MuteOut], summary="The players I take no invitations from")
+def me_mutes(request: HttpRequest) -> list[dict[str, Any]]:
+    return [
+        {"username": u.username, "display_name": u.shown_name}
+        for u in mutes_of(user=request.user)  # type: ignore[arg-type]
+    ]
+
+
+@router.post(
+    "/me/mutes",
+    response={201: MuteOut},
+    openapi_extra=errors(404),
+    summary="Take no more invitations from a player",
+)
+def me_mute(request: HttpRequest, payload: MuteIn) -> Status[dict[str, Any]]:
+    player = _user_or_404(payload.username)
+    mute_set(user=request.user, muted=player, on=True)  # type: ignore[arg-type]
+    return Status(201, {"username": player.username, "display_name": player.shown_name})
+
+
+@router.delete(
+    "/me/mutes/{username}",
+    response={204: None},
+    openapi_extra=errors(404),
+    summary="Take invitations from a player again",
+)
+def me_unmute(request: HttpRequest, username: str) -> Status[None]:
+    mute_set(user=request.user, muted=_user_or_404(username), on=False)  # type: ignore[arg-type]
+    return Status(204, None)
+
+
 # --- /api/users ----------------------------------------------------------------------------
 
 
@@ -222,9 +266,7 @@ class UserGamesOut(Schema):
 def _user_or_404(username: str) -> User:
     user = User.objects.filter(username=username, is_active=True).first()
     if user is None:
-        raise ApiError(
-            404, "unknown_user", _("There is no player called %(name)s.") % {"name": username}
-        )
+        raise ApiError(404, "unknown_user", _("There is no player of that name."))
     return user
 
 
@@ -235,7 +277,8 @@ def _user_or_404(username: str) -> User:
     summary="A player's ratings and statistics",
 )
 def user_detail(request: HttpRequest, username: str) -> dict[str, Any]:
-    return selectors.user_document(user=_user_or_404(username))
+    viewer = request.user if getattr(request.user, "is_authenticated", False) else None
+    return selectors.user_document(user=_user_or_404(username), viewer=viewer)
 
 
 @router.get(

@@ -49,10 +49,18 @@ def user_ratings(*, user: User) -> list[Rating]:
     return list(Rating.objects.filter(user=user).order_by("game"))
 
 
-def rating_history(*, user: User, game: str) -> list[RatingChange]:
-    """The user's rated games for ``game``, oldest first."""
+def _visible_ids(viewer: Any) -> QuerySet[Game]:
+    """The ids of the games ``viewer`` may watch (``games.selectors.can_watch`` as a
+    subquery): what a profile, its statistics, its rating history and its recent
+    opponents may be built from. An invitation-only table is its players' and invitees'
+    business on every channel (docs/api.md, "Who may watch")."""
+    return Game.objects.filter(watchable_games(user=viewer)).values("pk")
+
+
+def rating_history(*, user: User, game: str, viewer: Any) -> list[RatingChange]:
+    """The user's rated games for ``game`` that ``viewer`` may watch, oldest first."""
     return list(
-        RatingChange.objects.filter(user=user, game=game)
+        RatingChange.objects.filter(user=user, game=game, game_obj__in=_visible_ids(viewer))
         .select_related("game_obj")
         .order_by("created_at", "id")
     )
@@ -79,11 +87,12 @@ class GameStats:
         }
 
 
-def user_stats(*, user: User) -> dict[str, GameStats]:
+def user_stats(*, user: User, viewer: Any) -> dict[str, GameStats]:
     """Per game slug: finished games, wins (rank 1, not resigned or replaced), average and
-    best final score, and deadlines missed in any of the user's games."""
+    best final score, and deadlines missed in any of the user's games — of the games
+    ``viewer`` may watch."""
 
-    seats = Seat.objects.filter(user=user)
+    seats = Seat.objects.filter(user=user, game__in=_visible_ids(viewer))
     finished = seats.filter(game__status=Game.Status.FINISHED)
     rows = (
         finished.values("game__title")
@@ -182,11 +191,16 @@ def game_history_entry(*, game: Any, user: User) -> dict[str, Any]:
     }
 
 
-def recent_opponents(*, user: User, games: int = 20, limit: int = 10) -> list[dict[str, Any]]:
-    """People and bots the user met in their last ``games`` finished games, most often first."""
+def recent_opponents(
+    *, user: User, viewer: Any, games: int = 20, limit: int = 10
+) -> list[dict[str, Any]]:
+    """People and bots the user met in their last ``games`` finished games that ``viewer``
+    may watch, most often first."""
 
     recent_ids = list(
-        Game.objects.filter(seats__user=user, status=Game.Status.FINISHED)
+        Game.objects.filter(
+            seats__user=user, status=Game.Status.FINISHED, pk__in=_visible_ids(viewer)
+        )
         .order_by("-finished_at", "-id")
         .values_list("id", flat=True)[:games]
     )
@@ -208,8 +222,10 @@ def recent_opponents(*, user: User, games: int = 20, limit: int = 10) -> list[di
     ]
 
 
-def user_document(*, user: User) -> dict[str, Any]:
-    """``GET /api/users/{username}``."""
+def user_document(*, user: User, viewer: Any) -> dict[str, Any]:
+    """``GET /api/users/{username}`` as ``viewer`` may see it: the ratings (one number per
+    title, made from every rated game: it names no table) and the statistics of the games
+    ``viewer`` may watch."""
     return {
         "username": user.username,
         "display_name": user.shown_name,
@@ -225,5 +241,7 @@ def user_document(*, user: User) -> dict[str, Any]:
             }
             for rating in user_ratings(user=user)
         },
-        "stats": {slug: stats.as_dict() for slug, stats in user_stats(user=user).items()},
+        "stats": {
+            slug: stats.as_dict() for slug, stats in user_stats(user=user, viewer=viewer).items()
+        },
     }

@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import ApiToken, User
-from accounts.names import display_name_problem
+from accounts.names import display_name_problem, hidden_characters, normalise
 from games.clocks.vacation import VacationError, vacation_cancel, vacation_take
 
 
@@ -124,16 +124,20 @@ class TooManyAttempts(Exception):
     """Too many recent failed sign-ins for this account; nothing was checked."""
 
 
-def _account_failure_rates() -> dict[str, str]:
-    """The per-account part of allauth's ``login_failed`` limit (``5/5m/key``): the
-    per-address part is the API's address throttle's job (``colorado.throttling``)."""
+def _account_failure_rates(*, by_address: bool = False) -> dict[str, str]:
+    """The per-account part of allauth's ``login_failed`` limit (``5/5m/key``), and with
+    ``by_address`` its per-address part too (``10/m/ip``; for the API the address part is
+    the address throttle's job, ``colorado.throttling``)."""
     from allauth.account import app_settings
 
     rates = (app_settings.RATE_LIMITS.get("login_failed") or "").split(",")
-    return {"login_failed": ",".join(r.strip() for r in rates if r.strip().endswith("/key"))}
+    kept = [r.strip() for r in rates if r.strip() and (by_address or r.strip().endswith("/key"))]
+    return {"login_failed": ",".join(kept)}
 
 
-def password_check(*, request: HttpRequest, username: str, password: str) -> User | None:
+def password_check(
+    *, request: HttpRequest, username: str, password: str, by_address: bool = False
+) -> User | None:
     """The active user with these credentials, or ``None``; ``TooManyAttempts`` while the
     account is locked, even with the right password, whatever the caller's address.
 
@@ -141,7 +145,9 @@ def password_check(*, request: HttpRequest, username: str, password: str) -> Use
     the sign-in form's (``<site domain>:<login, lower case>``, in the shared cache), so
     guesses on the form and here add up: neither channel is a way around the other. A
     success takes its own attempt back, as allauth's sign-in does, so a script that signs in
-    often is never locked out, and a guesser cannot reset the count with one good login."""
+    often is never locked out, and a guesser cannot reset the count with one good login.
+    ``by_address``: the sign-in form's per-address limit counts too (the admin's sign-in,
+    which has no throttle of its own)."""
     from allauth.core.internal import ratelimit
     from django.contrib.auth import authenticate
     from django.contrib.sites.shortcuts import get_current_site
@@ -151,7 +157,7 @@ def password_check(*, request: HttpRequest, username: str, password: str) -> Use
         request,
         app="allauth.account",
         action="login_failed",
-        config=_account_failure_rates(),
+        config=_account_failure_rates(by_address=by_address),
         key=key,
     )
     if usage is None:
@@ -237,7 +243,11 @@ def _clean_setting(*, user: User, field: str, value: Any) -> Any:
     if field == "display_name":
         if not isinstance(value, str):
             raise SettingsError(field, _("The display name must be text."))
-        value = " ".join(value.split())
+        if hidden_characters(value):
+            raise SettingsError(
+                field, _("A name cannot hold invisible or text-direction characters.")
+            )
+        value = normalise(value)  # NFKC, single spaces (accounts.names)
         if len(value) > 60:
             raise SettingsError(field, _("The display name can be at most 60 characters."))
         return value

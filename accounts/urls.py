@@ -1,6 +1,6 @@
 from django.urls import path
 
-from accounts import views, views_language
+from accounts import views, views_language, views_mutes
 
 urlpatterns = [
     path("accounts/settings/", views.settings_view, name="settings"),
@@ -11,6 +11,8 @@ urlpatterns = [
     ),
     path("language/", views_language.language_set, name="language_set"),
     path("users/<str:username>/", views.profile, name="profile"),
+    path("users/<str:username>/mute/", views_mutes.mute, name="mute"),
+    path("users/<str:username>/unmute/", views_mutes.unmute, name="unmute"),
     path("leaderboard/", views.leaderboard, name="leaderboard"),
     path("leaderboard/<slug:game>/", views.leaderboard, name="leaderboard_game"),
 ]

@@ -19,12 +19,13 @@ from accounts.forms import SettingsForm
 from accounts.models import Rating, RatingChange, User
 from accounts.ratings import leaderboard_rows
 from games.engine import get_rules, title_slugs
+from games.invitations import is_muted
 from games.titles import default_title
 
 
 def _title_or_404(slug: str) -> str:
     if slug not in title_slugs():
-        raise Http404(_("There is no game called %(slug)s.") % {"slug": slug})
+        raise Http404(_("There is no such game."))
     return slug
 
 
@@ -86,10 +87,12 @@ def leaderboard(request: HttpRequest, game: str | None = None) -> HttpResponse:
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     player = get_object_or_404(User, username=username, is_active=True)
+    # Everything listed is of the games the visitor may watch (accounts.selectors).
+    viewer = request.user
     blocks = []
     changes_by_game: dict[int, RatingChange] = {}
     for rating in selectors.user_ratings(user=player):
-        history = selectors.rating_history(user=player, game=rating.game)
+        history = selectors.rating_history(user=player, game=rating.game, viewer=viewer)
         changes_by_game.update({change.game_obj_id: change for change in history})
         values = [history[0].display_before, *(c.display_after for c in history)] if history else []
         blocks.append(
@@ -102,9 +105,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         )
     stats = [
         {"name": _game_name(slug), "stats": row}
-        for slug, row in selectors.user_stats(user=player).items()
+        for slug, row in selectors.user_stats(user=player, viewer=viewer).items()
     ]
-    viewer = request.user
     finished = selectors.user_games(user=player, viewer=viewer, statuses=("finished",), limit=20)
     finished_rows = [
         {
@@ -126,7 +128,9 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
                 user=player, viewer=viewer, statuses=("open", "running")
             ),
             "finished": finished_rows,
-            "opponents": selectors.recent_opponents(user=player),
+            "opponents": selectors.recent_opponents(user=player, viewer=viewer),
+            "may_mute": viewer.is_authenticated and viewer.pk != player.pk and not player.is_bot,
+            "muted": viewer.is_authenticated and is_muted(user=viewer, muted=player),  # type: ignore[arg-type]
         },
     )
 

@@ -18,6 +18,7 @@ from typing import Any
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from ninja import NinjaAPI, Schema
 from ninja.errors import (
     AuthenticationError,
@@ -197,14 +198,26 @@ def on_game_error(request: HttpRequest, exc: GameError) -> HttpResponse:
     return error_response(request, exc.status, **error_body(exc))
 
 
+#: Where a field sits in a request (ninja's first part of an error's location).
+_PLACES = frozenset({"body", "payload", "query", "path", "header", "cookie", "form", "file"})
+
+
+def _field_named(error: dict[str, Any]) -> str | None:
+    """The schema field an error is about: the first part of its location after the
+    place, a name of ours. An unknown key sent (``extra_forbidden``) and anything deeper
+    (keys inside an object the client chose) are not named: errors never repeat what was
+    sent."""
+    if error.get("type") == "extra_forbidden":
+        return None
+    parts = [part for part in error.get("loc", ()) if part not in _PLACES]
+    return str(parts[0]) if parts and isinstance(parts[0], str) else None
+
+
 @api.exception_handler(ValidationError)
 def on_validation_error(request: HttpRequest, exc: ValidationError) -> HttpResponse:
-    fields = [
-        ".".join(str(part) for part in error.get("loc", ()) if part not in {"body", "payload"})
-        for error in exc.errors
-    ]
+    fields = sorted({name for error in exc.errors if (name := _field_named(error))})
     message = _("The request is malformed: check %(fields)s.") % {
-        "fields": ", ".join(f for f in fields if f) or _("the JSON body")
+        "fields": ", ".join(fields) or _("the JSON body")
     }
     return error_response(request, 400, "bad_request", message)
 
@@ -233,8 +246,33 @@ def on_not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
 
 @api.exception_handler(HttpError)
 def on_http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    """ninja's own refusals (a body it cannot parse, …): our sentence for the status, not
+    ninja's text (which may quote what was sent)."""
     status = exc.status_code
-    return error_response(request, status, STATUS_CODES.get(status, "error"), str(exc))
+    return error_response(
+        request, status, STATUS_CODES.get(status, "error"), status_sentence(status)
+    )
+
+
+def status_sentence(status: int) -> str:
+    """Our sentence for an error status without a message of its own."""
+    sentences = {
+        400: _("The request is malformed."),
+        401: _("Sign in, or send a valid token as Authorization: Bearer."),
+        403: _("You are not allowed to do that."),
+        404: _("There is nothing here."),
+        405: _("This address does not take that method."),
+        413: _("The request body is too large."),
+        429: _("Too many requests; slow down a little."),
+    }
+    return sentences.get(status, _("The request could not be served."))
+
+
+@csrf_exempt
+def not_found(request: HttpRequest, rest: str = "") -> HttpResponse:
+    """Any path under ``/api/`` that no endpoint serves: the API's JSON 404, not the
+    site's HTML page."""
+    return error_response(request, 404, "not_found", _("There is nothing here."))
 
 
 def _register_routers() -> None:

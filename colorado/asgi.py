@@ -1,6 +1,7 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels."""
 
 import os
+from urllib.parse import parse_qs
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "colorado.settings")
 
@@ -13,6 +14,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from colorado.client_address import ClientAddress  # noqa: E402
 from colorado.routing import websocket_urlpatterns  # noqa: E402
 from colorado.socket_auth import SessionUser  # noqa: E402
 
@@ -27,29 +29,41 @@ else:
 
 class OriginCheck:
     """Browsers' sockets (session cookie) must come from an allowed Origin, which stops other
-    sites from riding a player's cookie. A handshake without Origin that authenticates with
-    its own credential (a ``?ticket=`` or an ``Authorization`` header: scripts) carries no
-    cookie to abuse, so it goes through; so does one with ``?token=``, only for the consumer
-    to refuse it with its not-allowed code. With an Origin header, the Origin is checked."""
+    sites from riding a player's cookie. A handshake that carries a cookie is a browser's
+    and is always checked, whatever its query string says (an empty ``?ticket=`` used to
+    let a cookie handshake skip the check). One without a cookie and without Origin that
+    authenticates with its own credential (a non-empty ``?ticket=``, an ``Authorization``
+    header: scripts) goes through; so does one with ``?token=``, only for the consumer to
+    refuse it with its not-allowed code. Any other is checked."""
 
     def __init__(self, inner: object) -> None:
         self.inner = inner
         self.checked = AllowedHostsOriginValidator(inner)
 
     async def __call__(self, scope: dict, receive: object, send: object) -> object:
-        names = {name for name, _value in scope.get("headers", [])}
-        query = scope.get("query_string", b"").decode("latin-1")
-        in_query = any(part.startswith(("ticket=", "token=")) for part in query.split("&"))
-        own_credential = b"origin" not in names and (in_query or b"authorization" in names)
-        app = self.inner if own_credential else self.checked
+        app = self.inner if own_credential(scope) else self.checked
         return await app(scope, receive, send)  # type: ignore[operator]
 
 
-application = ProtocolTypeRouter(
-    {
-        "http": http_app,
-        "websocket": OriginCheck(SessionUser(URLRouter(websocket_urlpatterns))),
-    }
+def own_credential(scope: dict) -> bool:
+    """Whether a handshake is a script's: no cookie, no Origin, and a credential of its own."""
+    names = {name for name, _value in scope.get("headers", [])}
+    if b"cookie" in names or b"origin" in names:
+        return False
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
+    ticket = any(value.strip() for value in query.get("ticket", []))
+    return ticket or "token" in query or b"authorization" in names
+
+
+# Outermost: the real client address, decided once for Django, the sockets and uvicorn's
+# access log alike (colorado/client_address.py; uvicorn runs with --no-proxy-headers).
+application = ClientAddress(
+    ProtocolTypeRouter(
+        {
+            "http": http_app,
+            "websocket": OriginCheck(SessionUser(URLRouter(websocket_urlpatterns))),
+        }
+    )
 )
 
 # Everything loaded so far lives as long as the process: out of the collector's way

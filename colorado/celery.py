@@ -4,6 +4,7 @@ import logging
 import os
 
 from celery import Celery
+from celery.signals import worker_process_init
 from celery.worker.consumer import Consumer as CeleryConsumer
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "colorado.settings")
@@ -57,3 +58,17 @@ app = Celery("colorado")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 app.autodiscover_tasks(["colorado"])
+
+#: How much lower a worker process runs than the web server (``nice``): the bots' searches
+#: (seconds of CPU a move) give way to the pages on a busy machine; the search's budget is a
+#: time, so a bot thinks a little less deeply then (docs/bots.md, "Fair bot capacity").
+WORKER_NICENESS = 10
+
+
+@worker_process_init.connect
+def _lower_priority(**_kwargs: object) -> None:
+    """Each worker process (prefork) runs at ``WORKER_NICENESS``."""
+    try:
+        os.nice(WORKER_NICENESS)
+    except OSError as exc:  # not permitted here: it keeps the web's priority
+        log.info("worker process keeps its priority: %s", exc)

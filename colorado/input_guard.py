@@ -24,7 +24,7 @@ from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
-from django.core.exceptions import RequestDataTooBig
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.multipartparser import MultiPartParserError
 from django.utils.translation import gettext as _
@@ -87,6 +87,15 @@ def _bad_characters(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _too_many_fields(request: HttpRequest) -> HttpResponse:
+    return _answer(
+        request,
+        400,
+        "bad_request",
+        _("The request has too many fields or query parameters."),
+    )
+
+
 def _declared_length(request: HttpRequest) -> int:
     try:
         return int(request.META.get("CONTENT_LENGTH") or 0)
@@ -96,6 +105,15 @@ def _declared_length(request: HttpRequest) -> int:
 
 def check(request: HttpRequest) -> HttpResponse | None:
     """The refusal for ``request``, or ``None`` to let it through."""
+    try:
+        return _check(request)
+    except TooManyFieldsSent:
+        # Over DATA_UPLOAD_MAX_NUMBER_FIELDS (1,000) in the query or a form: Django's own
+        # answer was its HTML 400 page, under /api/ too.
+        return _too_many_fields(request)
+
+
+def _check(request: HttpRequest) -> HttpResponse | None:
     limit = settings.MAX_REQUEST_BODY_BYTES
     if _declared_length(request) > limit:
         return _too_large(request)

@@ -63,6 +63,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "colorado.security_headers.SecurityHeadersMiddleware",  # CSP, Permissions-Policy
     "colorado.outage.DatabaseOutageMiddleware",  # outside all that reads the database
     "colorado.input_guard.InputGuardMiddleware",  # before anything reads the request
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -215,6 +216,10 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     CELERY_BROKER_URL = "memory://localhost/"  # with a host: no kombu "No hostname" warning
 
+# Sockets one account (signed out: one address) may hold per server process
+# (games/socket_limits.py).
+SOCKETS_PER_ACCOUNT = env.env_int("SOCKETS_PER_ACCOUNT", 20, minimum=2)
+SOCKETS_PER_ADDRESS = env.env_int("SOCKETS_PER_ADDRESS", 50, minimum=2)
 # How often each server process compares the versions its sockets show with the database,
 # so a socket that missed a message (channel layer down) catches up (games/consumers.py).
 SOCKET_RESYNC_SECONDS = env.env_int("SOCKET_RESYNC_SECONDS", 5, minimum=1)
@@ -255,13 +260,19 @@ CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 # A consumer that survives the broker's restart, without Gossip and Mingle
 # (colorado.celery.Consumer says why).
 CELERY_WORKER_CONSUMER = "colorado.celery:Consumer"
-CELERY_BROKER_TRANSPORT_OPTIONS = {
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
     "visibility_timeout": CELERY_VISIBILITY_TIMEOUT_SECONDS,
     "socket_timeout": 10,
     "socket_connect_timeout": 5,
     "socket_keepalive": True,
     "health_check_interval": 10,
 }
+if EMBEDDED:
+    # The in-memory broker is polled, once a second by default: every bot move waited up to
+    # a second for its worker thread to notice it, and a bot that plays several actions in
+    # a row (a La Conquista turn) took seconds to answer on an idle site. A poll every 50 ms
+    # costs nothing measurable (docs/benchmarks.md, "Bot capacity").
+    CELERY_BROKER_TRANSPORT_OPTIONS["polling_interval"] = 0.05
 # Publishing (a bot move queues the next one, beat queues the sweep) retries briefly while
 # the broker is away, then gives up: the sweep redoes what was lost.
 CELERY_TASK_PUBLISH_RETRY_POLICY = {
@@ -278,6 +289,17 @@ BOT_STALL_SECONDS = env.env_int("BOT_STALL_SECONDS", 30, minimum=1)
 # most 30; the deadline sweep's stand-ins share a thinking allowance of their own
 # (games.clocks.sweep). docs/bots.md.
 BOT_SEARCH_SECONDS = env.env_float("BOT_SEARCH_SECONDS", 2.0, minimum=0.01, maximum=30.0)
+# What one account may ask of the shared capacity (games.capacity, docs/bots.md): tables
+# opened an hour, and tables with bots going at once.
+TABLES_PER_HOUR = env.env_int("TABLES_PER_HOUR", 20, minimum=1)
+BOT_TABLES_MAX = env.env_int("BOT_TABLES_MAX", 5, minimum=1)
+# Invitations an account may send an hour, and to one person a day (games.invitations).
+# Fair bot work (games/bot_queue.py): workers an account's tables share, and workers the
+# tables with no person left share site-wide (played out at the lowest priority).
+BOT_WORK_PER_ACCOUNT = env.env_int("BOT_WORK_PER_ACCOUNT", 1, minimum=1)
+BOT_WORK_BOTS_ONLY = env.env_int("BOT_WORK_BOTS_ONLY", 1, minimum=1)
+INVITATIONS_PER_HOUR = env.env_int("INVITATIONS_PER_HOUR", 30, minimum=1)
+INVITATIONS_PER_INVITEE = env.env_int("INVITATIONS_PER_INVITEE", 5, minimum=1)
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 # Task modules that ``autodiscover_tasks`` (which only finds ``<app>.tasks``) would miss.
@@ -349,12 +371,13 @@ if PRODUCTION:
 MAX_REQUEST_BODY_BYTES = env.env_int("MAX_REQUEST_BODY_BYTES", 256 * 1024, minimum=1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BODY_BYTES
 # How many proxies of our own stand in front of the server. 0 (the default): the client is
-# REMOTE_ADDR and X-Forwarded-For is ignored, since anyone can send one. N > 0: the Nth
-# address from the right of X-Forwarded-For (the one our outermost proxy saw). The API's
-# throttles (colorado/throttling.py) and allauth's rate limits both count by it.
+# the connection's address and X-Forwarded-For is ignored, since anyone can send one. N > 0:
+# the Nth address from the right of X-Forwarded-For (the one our outermost proxy saw). It is
+# applied once, before Django (colorado/client_address.py), so REMOTE_ADDR is the client's:
+# the API's throttles and allauth's rate limits count by it, and trust no proxy themselves.
 TRUSTED_PROXY_COUNT = env.env_int("TRUSTED_PROXY_COUNT", 0, minimum=0, maximum=10)
-ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT
-NINJA_NUM_PROXIES = TRUSTED_PROXY_COUNT
+ALLAUTH_TRUSTED_PROXY_COUNT = 0
+NINJA_NUM_PROXIES = 0
 
 LOGGING = {
     "version": 1,

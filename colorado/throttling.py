@@ -17,14 +17,14 @@ caller spread over N processes may reach up to N times the rate.
 
 Addresses are ``client_address``: ninja's own ``get_ident`` took the whole
 ``X-Forwarded-For`` header when no proxy count was set, so a password guesser who sent a
-new made-up header with each try was never throttled.
+new made-up header with each try was never throttled. The address is decided once, before
+Django, by ``colorado.client_address``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.core.cache.backends.locmem import LocMemCache
 from django.http import HttpRequest
 from ninja.throttling import SimpleRateThrottle
@@ -41,19 +41,10 @@ def caller(request: HttpRequest) -> Any:
 
 
 def client_address(request: HttpRequest) -> str | None:
-    """The address a request came from: ``REMOTE_ADDR``, or behind ``TRUSTED_PROXY_COUNT``
-    proxies of our own the address the outermost of them saw (the Nth from the right of
-    ``X-Forwarded-For``; what stands left of it is the client's to make up). A header
-    shorter than the proxy chain did not come through it: ``REMOTE_ADDR`` then."""
-    remote = request.META.get("REMOTE_ADDR")
-    count = settings.TRUSTED_PROXY_COUNT
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR")
-    if count <= 0 or not forwarded:
-        return remote
-    addresses = [part.strip() for part in forwarded.split(",")]
-    if len(addresses) < count or not addresses[-count]:
-        return remote
-    return addresses[-count]
+    """The address a request came from: ``REMOTE_ADDR``, which the outermost layer of the
+    application has already made the real client's (``colorado.client_address``: the one
+    place that reads ``X-Forwarded-For``, by ``TRUSTED_PROXY_COUNT``)."""
+    return request.META.get("REMOTE_ADDR")
 
 
 class _ScopedRateThrottle(SimpleRateThrottle):

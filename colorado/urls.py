@@ -1,9 +1,10 @@
 from allauth.account import views as allauth_views
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 
 from colorado import views
 from colorado.api import api
+from colorado.api import not_found as api_not_found
 from games import views as game_views
 from games import views_bots
 
@@ -21,6 +22,8 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("", include("accounts.urls")),
     path("api/", api.urls),
+    # Anything else under /api/: the API's JSON 404 (colorado.api.not_found).
+    re_path(r"^api/(?P<rest>.*)$", api_not_found),
     path("notifications/", include("notifications.urls")),
     path("admin/", admin.site.urls),
 ]

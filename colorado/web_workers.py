@@ -17,8 +17,9 @@ scheduler): ``worker_cpus``.
 Usage (the options are uvicorn's, of those the project uses, and ``--cpu-affinity``)::
 
     python -m colorado.web_workers colorado.asgi:application --host 127.0.0.1 --port 8000 \\
-        --workers 2 --ws-per-message-deflate false --lifespan off --log-level warning \\
-        --no-access-log
+        --workers 2 --lifespan off --log-level warning --no-access-log \\
+        --no-proxy-headers --ws-per-message-deflate false --ws-max-size 16384 \\
+        --timeout-keep-alive 5 --http colorado.slow_clients:GuardedHttpToolsProtocol
 
 The supervisor binds the sockets and keeps them, so connections that arrive while a worker
 starts wait for it; a worker that dies is started again on the same socket (later each time
@@ -67,6 +68,15 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--ws-per-message-deflate", choices=["true", "false"], default="true")
+    parser.add_argument(
+        "--proxy-headers",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="uvicorn's: rewrite the client address from X-Forwarded-For (the site says no)",
+    )
+    parser.add_argument("--ws-max-size", type=int, default=16 * 1024 * 1024)
+    parser.add_argument("--timeout-keep-alive", type=int, default=5)
+    parser.add_argument("--http", default="auto")
     parser.add_argument("--lifespan", choices=["auto", "on", "off"], default="auto")
     parser.add_argument("--log-level", default="info")
     parser.add_argument("--no-access-log", action="store_true")
@@ -88,6 +98,10 @@ def uvicorn_options(args: argparse.Namespace) -> dict[str, Any]:
         "host": args.host,
         "port": args.port,
         "ws_per_message_deflate": args.ws_per_message_deflate == "true",
+        "proxy_headers": args.proxy_headers,
+        "ws_max_size": args.ws_max_size,
+        "timeout_keep_alive": args.timeout_keep_alive,
+        "http": args.http,
         "lifespan": args.lifespan,
         "log_level": args.log_level,
         "access_log": not args.no_access_log,

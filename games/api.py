@@ -15,10 +15,19 @@ from ninja import Field, Query, Router, Schema, Status
 
 from colorado.api import ApiError, errors, optional_auth, signed_in
 from colorado.throttling import AnonymousRateThrottle, UserRateThrottle
-from games import jsontext, move_answer, move_queue, selectors, selectors_record, services
+from games import (
+    bots_only,
+    jsontext,
+    move_answer,
+    move_queue,
+    selectors,
+    selectors_record,
+    services,
+)
 from games.bots import level_rows
 from games.engine import title_slugs
 from games.errors import BadRequest, Conflict, NotFound, StaleVersion, watch_refused
+from games.limits import chat_throttle
 from games.models import Game
 
 router = Router(tags=["games"])
@@ -160,6 +169,21 @@ def join_game(request: HttpRequest, game_id: int) -> Json:
 
 
 @router.post(
+    "/games/{game_id}/abort",
+    auth=signed_in,
+    response=Json,
+    openapi_extra=errors(409),
+    summary="Abort a table that only bots play (its creator) or any table (an admin)",
+)
+def abort_game(request: HttpRequest, game_id: int) -> Json:
+    """Nothing more is played and the game is not rated (docs/bots.md, "Tables with no
+    person left")."""
+    user = _user(request)
+    game = _call(request, game_id, lambda: bots_only.table_abort(game_id=game_id, user=user))
+    return selectors.game_document(game=game, user=user)
+
+
+@router.post(
     "/games/{game_id}/leave",
     auth=signed_in,
     response=Json,
@@ -245,7 +269,7 @@ def export_game(request: HttpRequest, game_id: int) -> Json:
     "/games/{game_id}/chat",
     auth=signed_in,
     response={201: Json},
-    throttle=[UserRateThrottle("30/min", scope="chat")],
+    throttle=[chat_throttle],
     summary="Say something at the table",
 )
 def post_chat(request: HttpRequest, game_id: int, payload: ChatIn) -> Status[Json]:

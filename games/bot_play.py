@@ -18,7 +18,10 @@ from __future__ import annotations
 import logging
 from typing import Literal
 
-from games.bots import bot_choose, bot_rng
+from django.conf import settings
+
+from games.bot_think import think
+from games.bots import bot_choose, bot_rng, bot_seconds
 from games.errors import GameError
 from games.models import Game
 from games.moves import action_submit
@@ -30,6 +33,12 @@ log = logging.getLogger(__name__)
 #: nothing legal (a due seat without a legal action is a bug, logged), or had its move
 #: refused (the game moved on under it).
 BotPlayed = Literal["moved", "no legal action", "refused"]
+
+
+def _think_apart() -> bool:
+    """Whether a searching bot thinks in a process of its own: in embedded mode, where the
+    worker shares the web process, except with eager tasks (tests, scripts)."""
+    return bool(settings.EMBEDDED) and not bool(settings.CELERY_TASK_ALWAYS_EAGER)
 
 
 def bot_play(
@@ -49,14 +58,24 @@ def bot_play(
     if not engine.legal_actions(state, seat):
         log.warning("seat %s of game %s is due but has no legal action", seat, game.pk)
         return "no legal action"
-    action = bot_choose(
-        kind=kind,
-        engine=engine,
-        state=state,
-        seat=seat,
-        rng=bot_rng(seed=game.seed, version=game.version, seat=seat),
-        seconds=seconds,
-    )
+    rng = bot_rng(seed=game.seed, version=game.version, seat=seat)
+    budget = bot_seconds(kind) if seconds is None else seconds
+    if budget is not None and _think_apart():
+        # Embedded mode: the search in a process of its own, off the web's interpreter
+        # lock (games.bot_think).
+        action = think(
+            slug=engine.slug,
+            dumped=game.state,
+            kind=kind,
+            seat=seat,
+            rng=rng,
+            seconds=budget,
+            iterations=getattr(settings, "BOT_SEARCH_ITERATIONS", None),
+        )
+    else:
+        action = bot_choose(
+            kind=kind, engine=engine, state=state, seat=seat, rng=rng, seconds=seconds
+        )
     try:
         action_submit(
             game_id=game.pk,

@@ -53,6 +53,7 @@ from games import db_threads, jsontext, move_answer, move_queue, selectors
 from games.models import ChatMessage, Game
 from games.seen import seen_marks
 from games.services import frame_key, group_name
+from games.socket_limits import CLOSE_TOO_MANY, Bucket, key_of, socket_counts
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -221,7 +222,16 @@ class GameConsumer(AsyncWebsocketConsumer):
     last_sent: float = 0.0  # the loop's clock when this socket last sent something
     joined = False  # a member of the game's group (False: Redis was down when it opened)
     opened = False  # accepted: the caller may watch the game
+    share: str | None = None  # the socket share it counts in (games.socket_limits)
     _lock: asyncio.Lock | None = None
+    _hellos: Bucket | None = None
+
+    @property
+    def hellos(self) -> Bucket:
+        """This socket's allowance of hellos (``games.socket_limits``)."""
+        if self._hellos is None:
+            self._hellos = Bucket()
+        return self._hellos
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Hand ``message`` to its handler, without Channels' ``aclose_old_connections``
@@ -253,7 +263,9 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         self.group = group_name(self.game_id)
         user = self.scope.get("user")
-        query = parse_qs(self.scope.get("query_string", b"").decode("latin1"))
+        query = parse_qs(
+            self.scope.get("query_string", b"").decode("latin1"), keep_blank_values=True
+        )
         ticket, bearer = (query.get("ticket") or [""])[0], _bearer(self.scope)
         if "token" in query:  # a long-lived token in a URL (and so in logs): never
             await self.close(code=CLOSE_NOT_ALLOWED)
@@ -267,6 +279,11 @@ class GameConsumer(AsyncWebsocketConsumer):
         if refused is not None or payload is None:
             await self.close(code=refused or CLOSE_NOT_FOUND)
             return
+        share = key_of(user, self.scope)
+        if not socket_counts.take(share):  # the account's (or address's) sockets are all open
+            await self.close(code=CLOSE_TOO_MANY)
+            return
+        self.share = share
         self.user, self.title, self.opened = user, title, True
         await self.accept()
         async with self.sending:
@@ -285,6 +302,9 @@ class GameConsumer(AsyncWebsocketConsumer):
             self.joined = True
 
     async def disconnect(self, code: int) -> None:
+        if self.share is not None:
+            socket_counts.give_back(self.share)
+            self.share = None
         if hasattr(self, "game_id"):
             version_watch.discard(self)
         group = getattr(self, "group", None)
@@ -306,6 +326,9 @@ class GameConsumer(AsyncWebsocketConsumer):
             return
         if not isinstance(message, dict) or message.get("type") != "hello":
             await self._error("unknown_message")
+            return
+        if not self.hellos.allow():  # each hello reads and sends a whole document
+            await self._error("throttled")
             return
         since = message.get("version", 0)
         if isinstance(since, bool) or not isinstance(since, int) or not 0 <= since < 2**62:

@@ -119,10 +119,10 @@ class NewTableForm(forms.Form):
             .objects.filter(username__in=names, is_bot=False)
             .values_list("username", flat=True)
         )
-        missing = [n for n in names if n not in found]
-        if missing:
+        if any(n not in found for n in names):
+            # Not the names typed: errors never repeat what was sent.
             raise forms.ValidationError(
-                _("No player is called %(names)s.") % {"names": ", ".join(missing)}
+                _("One of the people invited is not a player of this site.")
             )
         return list(dict.fromkeys(names))
 

@@ -274,3 +274,20 @@ class ChatMessage(models.Model):
 
     def __str__(self) -> str:
         return f"chat {self.pk} in game {self.game_id}"
+
+
+class InvitationMute(models.Model):
+    """``user`` takes no more invitations from ``muted`` (games.invitations): a table that
+    invites them is refused, and no mail is sent."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "muted"], name="invitationmute_unique_pair"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} mutes {self.muted_id}"

@@ -55,7 +55,17 @@ def action_from_form(title: str, form: Any) -> dict[str, Any]:
     try:
         return web_title(title).action_from_post(data)
     except ValidationError as exc:
-        raise BadRequest("; ".join(exc.messages)) from None
+        raise BadRequest(form_refusal(exc)) from None
+
+
+def form_refusal(exc: ValidationError) -> str:
+    """The message of a refused move form: the title's own sentences; an error that
+    carries the value sent in its parameters (Django's "x is not one of the available
+    choices") is not repeated, since errors never echo what was sent."""
+    own = [message for error in exc.error_list if not error.params for message in error.messages]
+    if own and len(own) == len(exc.error_list):
+        return "; ".join(own)
+    return str(_("That move was not understood."))
 
 
 @dataclass(frozen=True)

@@ -197,6 +197,15 @@ def current_document(*, game_id: int | None, user: Any, locked: Game | None) -> 
     return game_document(game=game, user=user) if game is not None else None
 
 
+def viewing_seat(mine: Seat | None) -> int | None:
+    """The seat whose view and private events ``mine``'s holder is shown: their own, or
+    ``None`` (the spectators') once they left it (``Seat.is_out``: resigned or replaced by
+    vote; a bot plays it and they must not keep reading its hand)."""
+    if mine is None or mine.is_out:
+        return None
+    return mine.seat
+
+
 def game_document(*, game: Game, user: Any) -> dict[str, Any]:
     """The game document of docs/api.md for ``user``: their seat's view and legal actions, or the
     public view and no actions for spectators. The caller checks ``can_watch`` first."""
@@ -216,6 +225,8 @@ def _document(
     # ``summary``: the game's ``game_summary``, built once for the documents of one move
     # (a copy of its top level per document; its values are shared and never changed).
     # ``view``: this seat's view of ``state``, built with the other seats' (``move_frames``).
+    # A person who left their seat (resigned, replaced by vote) sees what a spectator
+    # sees: the seat is still named theirs, but its view is the public one.
     doc = dict(summary) if summary is not None else game_summary(game=game, seats=seats)
     my_seat = mine.seat if mine is not None else None
     doc["my_seat"] = my_seat
@@ -224,7 +235,7 @@ def _document(
     if game.state is not None:
         engine = engine_for(game)
         state = state if state is not None else load_state(game)
-        doc["view"] = view if view is not None else engine.view(state, my_seat)
+        doc["view"] = view if view is not None else engine.view(state, viewing_seat(mine))
         if my_seat is not None and game.status == Game.Status.RUNNING and not mine.is_out:  # type: ignore[union-attr]
             doc["legal_actions"] = engine.legal_actions(state, my_seat)
         doc["decision_version"] = mine.decision_version if mine is not None else None
@@ -259,13 +270,14 @@ def move_frames(
         state = state if state is not None else load_state(game)
         views = engine_views(engine_for(game), state, numbers)
     for mine, number in zip(holders, numbers, strict=True):
+        sees = viewing_seat(mine)  # a seat its person left: the spectators' view and events
         events = [
             _entry(e, version=move.version, at=move.created_at, actor=move.actor)
             for move in moves
             for e in move.events
-            if _visible(e, number)
+            if _visible(e, sees)
         ]
-        documents[number] = _document(game, seats, mine, state, summary, views.get(number))
+        documents[number] = _document(game, seats, mine, state, summary, views.get(sees))
         frames[number] = socket_frame(documents[number], events)
     # The mover's answer is one of these documents (games.move_answer): built once.
     game._move_documents = documents  # type: ignore[attr-defined]
@@ -341,8 +353,7 @@ def game_log(
     version came after it (a client polling at an unchanged version gets them again, told
     apart by ``id``/``at``). Sockets leave it off: they receive such entries live."""
     between_since = since - 1 if between_at_since else since
-    mine = seat_for_user(game=game, user=user)
-    seat = mine.seat if mine is not None else None
+    seat = viewing_seat(seat_for_user(game=game, user=user))
     out: list[dict[str, Any]] = []
     if since < 1 and game.version >= 1 and (until is None or until >= 1):
         out += [

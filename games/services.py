@@ -30,9 +30,11 @@ from accounts.models import User
 from colorado.realtime import group_send
 from games import bots as bot_players
 from games import row_locks, rows
+from games.capacity import table_open_check
 from games.clocks.arithmetic import InvalidClock, resolve_clock
 from games.engine import get_rules, validate_options
 from games.errors import BadRequest, Conflict, NotAllowed, NotFound
+from games.invitations import invitations_check
 from games.models import ChatMessage, Game, Invitation, Move, Seat, SeatHandover
 from games.selectors import frames_json, move_frames
 from games.signals import game_advanced
@@ -239,8 +241,14 @@ def game_create(
         )
     try:
         clean_options = validate_options(engine.slug, options)
-    except ValueError as exc:
-        raise BadRequest(str(exc), code="bad_options") from None
+    except ValueError:
+        # The engine's message quotes the names and values sent: ours names only the
+        # title's own options.
+        raise BadRequest(
+            _("These options are not offered; this game's options are %(names)s.")
+            % {"names": ", ".join(sorted(engine.options_schema)) or "-"},
+            code="bad_options",
+        ) from None
     initial, increment, maximum = _clock_seconds(clock)
     if on_timeout not in Game.OnTimeout.values:
         raise BadRequest(_("on_timeout must be bot or wait."), code="bad_on_timeout")
@@ -261,13 +269,14 @@ def game_create(
         raise BadRequest(_("rated and open_seats are true or false."), code="bad_request")
 
     with transaction.atomic():
+        table_open_check(creator=creator, with_bots=bool(bot_list))
         invitees = list(User.objects.filter(username__in=names, is_active=True, is_bot=False))
         if len(invitees) != len(names):
-            missing = sorted(set(names) - {u.username for u in invitees})
             raise BadRequest(
-                _("There is no player called %(name)s.") % {"name": missing[0][:40]},
+                _("One of the people invited is not a player of this site."),
                 code="unknown_user",
             )
+        invitations_check(inviter=creator, invitees=invitees)
         seed = secrets.token_hex(16)
         row = Game.objects.create(
             title=engine.slug,

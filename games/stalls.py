@@ -24,6 +24,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.utils import timezone
 
+from games.bot_queue import moving
 from games.bots import seats_bot_due
 from games.tasks import bot_move, queue_bot_move
 
@@ -74,8 +75,21 @@ def bots_stalled(
 
 def bots_requeue(*, now: datetime | None = None, limit: int = STALL_LIMIT) -> int:
     """Queue ``bot_move`` again for every stalled bot (``bots_stalled``); returns how many.
-    Logged, so an operator sees tasks being lost."""
+    Logged, so an operator sees tasks being lost.
+
+    Bot work is shared fairly (``games.bot_queue``): while the workers keep making bot
+    moves, a table whose bot has waited past the grace period is waiting for its turn (its
+    account's share, or the share of tables only bots play), not lost; then one token is
+    queued for all of them, noted at INFO, instead of a warning and a token each."""
     stalls = bots_stalled(now=now, limit=limit)
+    eager = bot_move.app.conf.task_always_eager
+    if stalls and not eager and moving(within=float(settings.BOT_STALL_SECONDS)):
+        log.info("%d bot tables are waiting for their turn; one more token queued", len(stalls))
+        first = stalls[0]
+        bot_move.apply_async(
+            (first.game_id, first.version), expires=REQUEUE_EXPIRES.total_seconds()
+        )
+        return 1
     for stall in stalls:
         log.warning(
             "bot of game %s (seat %s) has not moved at version %s for %.0f s; queued again",

@@ -13,16 +13,19 @@ queues it again (``games.stalls``); if the database is away it retries with back
 
 from __future__ import annotations
 
+import logging
 import threading
 
 from celery import Task, shared_task
 
 from colorado.db_retry import DB_ERRORS, retry_on_db_error
 from games.bot_play import bot_play
+from games.bot_queue import claim_next, note_move
 from games.bots import bot_to_act
 from games.models import Game
 
 _local = threading.local()
+log = logging.getLogger(__name__)
 
 
 def queue_bot_move(*, game_id: int, version: int) -> None:
@@ -59,11 +62,37 @@ BOT_MOVE_DB_RETRIES = 10
     serializer="json",
 )
 def bot_move(self: Task, game_id: int, version: int) -> str:
-    """Play one action for the first bot seat that must act at ``version``."""
+    """A token for bot work (``games.bot_queue``): serve the bot move the site owes most,
+    fairly between accounts and tables where a person waits first, whichever game queued
+    it. With eager tasks (tests, scripts): play ``game_id`` at ``version`` at once."""
     try:
-        return _bot_move(game_id, version)
+        if self.app.conf.task_always_eager:
+            return _bot_move(game_id, version)
+        return serve_next()
     except DB_ERRORS as exc:
         return retry_on_db_error(self, exc, max_retries=BOT_MOVE_DB_RETRIES)
+
+
+def serve_next() -> str:
+    """Claim the bot work owed most (``bot_queue.claim_next``), play it, release it. Then,
+    when it moved or other work was waiting, one more token is queued: the move's own
+    token (queued when it committed) may have been taken by another worker while this
+    one still held the shares, and found nothing it could claim."""
+    claim = claim_next()
+    if claim is None:
+        return "nothing owed"
+    try:
+        result = _bot_move(claim.due.game_id, claim.due.version)
+    finally:
+        claim.release()
+    if result == "moved":
+        note_move()
+    if result == "moved" or claim.others_waiting:
+        try:
+            bot_move.delay(claim.due.game_id, claim.due.version)
+        except Exception as exc:  # the broker is away: the sweep queues it again
+            log.warning("could not queue the next bot work: %s", exc)
+    return result
 
 
 def _bot_move(game_id: int, version: int) -> str:

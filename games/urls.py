@@ -20,6 +20,7 @@ urlpatterns = [
     path("<int:game_id>/join/", views.join, name="join"),
     path("<int:game_id>/leave/", views.leave, name="leave"),
     path("<int:game_id>/resign/", views.resign, name="resign"),
+    path("<int:game_id>/abort/", views.abort, name="abort"),
     path("<int:game_id>/replace-vote/", views.replace_vote, name="replace_vote"),
     # A finished game: its fairness verdict, a rematch, the step-by-step replay.
     path("<int:game_id>/verify/", views_finished.verify, name="verify"),

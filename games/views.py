@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts.names import name_key
-from games import moves, selectors, services
+from games import bots_only, moves, selectors, services
 from games.clocks.seats import replace_vote_cast, replace_votes_open, seat_resign
 from games.engine import IllegalAction
 from games.errors import (
@@ -32,13 +32,16 @@ from games.errors import (
     NotFound,
     NotSignedIn,
     StaleVersion,
+    TooManyRequests,
     json_error,
     page_error,
     wants_json,
 )
 from games.forms import ChatForm, MoveForm, NewTableForm, ReplaceVoteForm
+from games.limits import chat_allowed
 from games.log_words import describe
 from games.models import ChatMessage, Game, Seat
+from games.move_answer import form_refusal
 from games.selectors_inbox import lobby_open_tables
 from games.snapshots import engine_for, load_state
 from games.titles import WebTitle, default_title, web_title
@@ -240,6 +243,7 @@ def page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "chat": ChatMessage.objects.filter(game=game).select_related("user").order_by("-id")[:50],
         "chat_form": ChatForm(),
         "away_players": _away(seat_rows),
+        "may_abort": bots_only.may_abort(game=game, user=user),
     }
     if view:
         deadlines_by_seat = _deadlines(doc)
@@ -257,7 +261,10 @@ def page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
             }
             for seat, name in enumerate(names)
         ]
-    ctx.update(title.page_context(doc=doc, legal=legal, names=names, me=me))
+    # A seat its person left is shown to them as to a spectator (selectors.viewing_seat).
+    ctx.update(
+        title.page_context(doc=doc, legal=legal, names=names, me=None if me in out_seats else me)
+    )
     client: dict[str, Any] = {
         "id": game.pk,
         "version": doc.get("version", 0),
@@ -329,7 +336,7 @@ def act(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         action = web_title(row.title).action_from_post(request.POST)
     except ValidationError as exc:
-        return error_reply(request, game_id, BadRequest("; ".join(exc.messages)))
+        return error_reply(request, game_id, BadRequest(form_refusal(exc)))
     try:
         game = moves.action_submit(
             game_id=game_id,
@@ -362,7 +369,9 @@ def query(request: HttpRequest, game_id: int, name: str) -> JsonResponse:
     game = game_or_404(game_id)
     if not request.user.is_authenticated:
         return json_error(NotSignedIn(_("Sign in to play.")))
-    seat = Seat.objects.filter(game=game, user=request.user).values_list("seat", flat=True).first()
+    row = Seat.objects.filter(game=game, user=request.user).select_related("user").first()
+    # A seat its person left (resigned, replaced) is the bot's: its queries are not theirs.
+    seat = row.seat if row is not None and not row.is_out else None
     if seat is None or game.state is None or game.status != Game.Status.RUNNING:
         return json_error(
             NotAllowed(_("Only a player of a running game may ask."), code="not_a_player")
@@ -381,6 +390,9 @@ def query(request: HttpRequest, game_id: int, name: str) -> JsonResponse:
 def chat(request: HttpRequest, game_id: int) -> HttpResponse:
     if not request.user.is_authenticated:
         return error_reply(request, game_id, NotSignedIn(_("Sign in to chat.")))
+    if not chat_allowed(request):
+        # The API's allowance, in the same bucket (games.limits).
+        return error_reply(request, game_id, TooManyRequests())
     form = ChatForm(request.POST)
     if not form.is_valid():
         return error_reply(request, game_id, BadRequest(_("A message has 1 to 500 characters.")))
@@ -410,6 +422,22 @@ def _seat_service(request: HttpRequest, game_id: int, name: str) -> HttpResponse
             messages.success(request, _("You resigned; a bot plays your seat from now on."))
     except GameError as exc:
         return error_reply(request, game_id, exc)
+    return redirect("games:game", game_id=game_id)
+
+
+@require_POST
+def abort(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Abort a table that only bots play (its creator) or any table (an admin): the service
+    behind ``POST /api/games/{id}/abort``."""
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('login')}?next={reverse('games:game', args=[game_id])}")
+    try:
+        bots_only.table_abort(game_id=game_id, user=request.user)
+    except GameError as exc:
+        return error_reply(request, game_id, exc)
+    messages.success(
+        request, _("The table is aborted: nothing more is played, and it is not rated.")
+    )
     return redirect("games:game", game_id=game_id)
 
 

@@ -24,6 +24,7 @@ from urllib.parse import parse_qs
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from games import db_threads
+from games.socket_limits import CLOSE_TOO_MANY, Bucket, key_of, socket_counts
 from notifications.live import LOBBY_GROUP, inbox_group
 
 log = logging.getLogger(__name__)
@@ -44,6 +45,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
     count: int | None = None
     poll: asyncio.Task[None] | None = None
     lobby = False
+    share: str | None = None  # the socket share it counts in (games.socket_limits)
+    asks: Bucket | None = None
 
     async def connect(self) -> None:
         self.groups_joined = []
@@ -51,6 +54,11 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if not getattr(user, "is_authenticated", False):
             await self.close(code=CLOSE_NOT_SIGNED_IN)
             return
+        share = key_of(user, self.scope)
+        if not socket_counts.take(share):  # the account's sockets are all open
+            await self.close(code=CLOSE_TOO_MANY)
+            return
+        self.share = share
         self.user = user
         query = parse_qs(self.scope.get("query_string", b"").decode("latin1"))
         groups = [inbox_group(user.pk)]
@@ -78,6 +86,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
                 log.exception("live socket poll failed")
 
     async def disconnect(self, code: int) -> None:
+        if self.share is not None:
+            socket_counts.give_back(self.share)
+            self.share = None
         if self.poll is not None:
             self.poll.cancel()
         for group in getattr(self, "groups_joined", []):
@@ -87,6 +98,11 @@ class LiveConsumer(AsyncWebsocketConsumer):
                 log.warning("live socket could not leave %s: %s", group, exc)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.asks is None:
+            self.asks = Bucket()
+        if not self.asks.allow():  # each ask counts the inbox again
+            await self.send(text_data=json.dumps({"type": "error", "code": "throttled"}))
+            return
         await self.send_count(force=True)  # any message: "tell me again"
 
     async def send_count(self, *, force: bool = False) -> None:

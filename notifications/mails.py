@@ -18,8 +18,10 @@ from notifications.services import (
     game_title,
     game_url,
     local_deadline,
+    mail_name,
     notification_send,
     seat_mail_send,
+    subject_name,
     time_left_text,
     wants_mail,
     what_is_needed,
@@ -101,7 +103,7 @@ def finished_mail_send(*, seat_id: int) -> bool:
         standings = [
             {
                 "rank": s.final_rank,
-                "name": s.user.shown_name,
+                "name": mail_name(s.user),
                 "score": s.final_score,
                 "is_me": s.pk == seat.pk,
                 "bot_standing_in": bool(s.bot_kind) and not s.user.is_bot,
@@ -138,12 +140,14 @@ def missed_mail_send(*, seat_id: int, missed_seat_id: int, misses: int) -> bool:
         if game.status != Game.Status.RUNNING:
             return None
         return Mail(
-            subject=_("%(name)s missed a deadline in %(title)s")
-            % {"name": late.user.shown_name, "title": game_title(game)},
+            # A person's free text (a display name) never reaches a subject: the username,
+            # quoted by the sentence (notifications.services.subject_name).
+            subject=_("“%(name)s” missed a deadline in %(title)s")
+            % {"name": subject_name(late.user), "title": game_title(game)},
             template="missed",
             context={
                 "title": game_title(game),
-                "late_name": late.user.shown_name,
+                "late_name": mail_name(late.user),
                 "misses": misses,
                 "may_vote": misses >= 2,
                 "game_url": game_url(game),
@@ -207,18 +211,17 @@ def invitation_mail_send(*, invitation_id: int) -> bool:
         fresh = Invitation.objects.select_related("game").get(pk=invitation_id)
         if fresh.game.status != Game.Status.OPEN or fresh.accepted_at or fresh.declined_at:
             return None  # taken up, declined or the table moved on meanwhile
-        inviter = invitation.invited_by.shown_name if invitation.invited_by else ""
+        sender = invitation.invited_by
+        # The body names the sender with their username beside any display name; the
+        # subject by username only, quoted (a display name is free text: it was a way to
+        # write "your account is locked" into a subject line).
+        inviter = mail_name(sender) if sender else ""
+        quoted = {"name": subject_name(sender) if sender else "", "title": game_title(game)}
         rematch = fresh.game.rematch_of_id is not None
         if rematch:
-            subject = _("%(name)s offers a rematch of %(title)s") % {
-                "name": inviter,
-                "title": game_title(game),
-            }
+            subject = _("“%(name)s” offers a rematch of %(title)s") % quoted
         else:
-            subject = _("%(name)s invites you to %(title)s") % {
-                "name": inviter,
-                "title": game_title(game),
-            }
+            subject = _("“%(name)s” invites you to %(title)s") % quoted
         return Mail(
             subject=subject,
             template="invitation",
@@ -227,7 +230,7 @@ def invitation_mail_send(*, invitation_id: int) -> bool:
                 "inviter": inviter,
                 "rematch": rematch,
                 "players": [
-                    s.user.shown_name for s in Seat.objects.filter(game=game).select_related("user")
+                    mail_name(s.user) for s in Seat.objects.filter(game=game).select_related("user")
                 ],
                 "game_url": game_url(game),
             },

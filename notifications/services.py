@@ -39,6 +39,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from accounts.names import name_key
 from accounts.services import REMINDER_HOURS_MAX
 from games.clocks.arithmetic import zone
 from games.engine import get_rules
@@ -109,9 +110,28 @@ def what_is_needed(game: Game) -> str:
     return words or _("make your move")
 
 
+def mail_name(user: User) -> str:
+    """How a mail names a person: their username beside any display name ("Alice Ames
+    (@alice)"), so that a display name cannot pass for someone else in a mail; a bot by
+    its name, which is the site's."""
+    if user.is_bot:
+        return user.shown_name
+    shown = user.shown_name
+    if name_key(shown) == name_key(user.username):
+        return user.username
+    return _("%(name)s (@%(username)s)") % {"name": shown, "username": user.username}
+
+
+def subject_name(user: User) -> str:
+    """How a subject line names a person: ``@username`` only (a display name is the
+    user's free text and never reaches a subject), to be quoted by the subject's sentence;
+    a bot by its name."""
+    return user.shown_name if user.is_bot else f"@{user.username}"
+
+
 def players_of(game: Game) -> list[str]:
     seats = Seat.objects.filter(game=game).select_related("user").order_by("seat", "id")
-    return [s.user.shown_name for s in seats]
+    return [mail_name(s.user) for s in seats]
 
 
 def local_deadline(deadline: datetime | None, user: User) -> datetime | None:

@@ -88,6 +88,19 @@ def fresh_cache(settings: Any, worker_id: str) -> None:
         settings.CHANNEL_LAYERS = {"default": {**layers["default"], "CONFIG": config}}
 
 
+@pytest.fixture(autouse=True)
+def english_by_default() -> Iterator[None]:
+    """Each test starts in the site's default language. A request served through the test
+    client activates its language in the test's thread and leaves it there, so a test that
+    rendered a Japanese page had the next test of the same worker render in Japanese."""
+    from django.conf import settings as django_settings
+    from django.utils import translation
+
+    translation.activate(django_settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
+
+
 def channel_prefix(worker_id: str) -> str:
     """The channel layer prefix of a test worker (the live servers it starts share it)."""
     return f"{os.environ.get('CHANNEL_PREFIX', 'colorado')}-test-{worker_id}"
@@ -136,14 +149,3 @@ def tiny_title() -> Iterator[Any]:
 
     with registered() as rules:
         yield rules
-
-
-@pytest.fixture(autouse=True)
-def site_language() -> Iterator[None]:
-    """Each test starts in the site's default language and leaves no language active: a
-    test that activates one (a page in French) cannot change what the next test reads."""
-    from django.utils import translation
-
-    translation.deactivate()
-    yield
-    translation.deactivate()

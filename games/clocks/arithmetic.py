@@ -117,13 +117,15 @@ def resolve_clock(clock: str | Mapping[str, object] | None) -> ClockSettings:
             return PRESETS[clock]
         except KeyError:
             raise InvalidClock(
-                f"Unknown clock {clock!r}; use one of {', '.join(PRESETS)} or give hours."
+                f"Unknown clock; use one of {', '.join(PRESETS)} or give hours."
             ) from None
     if not isinstance(clock, Mapping):
         raise InvalidClock("The clock must be a preset name or a set of hours.")
     unknown = set(clock) - {"initial_hours", "increment_hours", "max_hours"}
     if unknown:
-        raise InvalidClock(f"Unknown clock field {sorted(unknown)[0]!r}.")
+        raise InvalidClock(
+            "Unknown clock field; the fields are initial_hours, increment_hours and max_hours."
+        )
     if "initial_hours" not in clock:
         raise InvalidClock("The clock needs initial_hours.")
     initial = round(_hours(clock["initial_hours"], "initial_hours") * HOUR)

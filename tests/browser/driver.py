@@ -3,6 +3,7 @@ ticking cowboys, choosing cards. Used by the browser tests and the screenshot sc
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 from playwright.sync_api import Page
@@ -27,13 +28,31 @@ class Tally:
     actions: list[str] = field(default_factory=list)
 
 
+def wait_js(page: Page, script: str, arg: object = None, timeout: float = 15000) -> object:
+    """Wait until ``script`` (a JavaScript expression, or a function of ``arg``) is truthy
+    on ``page``, polled from here with ``page.evaluate``. Playwright's own
+    ``wait_for_function`` builds its predicate with ``new Function`` inside the page, which
+    the site's Content-Security-Policy (no ``'unsafe-eval'``) refuses once it has to poll;
+    ``evaluate`` goes through the browser's debugging protocol, which the policy does not
+    govern, so the tests keep the policy on."""
+    deadline = time.monotonic() + timeout / 1000
+    while True:
+        value = page.evaluate(script, arg) if arg is not None else page.evaluate(script)
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise PlaywrightTimeout(f"not true within {timeout:.0f} ms: {script[:80]}")
+        page.wait_for_timeout(50)
+
+
 def act_version(page: Page) -> str:
     return page.eval_on_selector(".act", "el => el.dataset.version")
 
 
 def wait_for_change(page: Page, before: str, timeout: float = 30000) -> None:
     """Wait until the page shows a newer version than ``before`` and has caught up."""
-    page.wait_for_function(
+    wait_js(
+        page,
         "v => { const a = document.querySelector('.act');"
         " if (document.querySelector('.final-scores')) return true;"
         " return a && a.dataset.version !== v && !window.GameTable.busy(); }",

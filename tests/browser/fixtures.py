@@ -137,6 +137,11 @@ def new_page() -> Iterator[Callable[..., Any]]:
         ctx.set_default_timeout(15000)
         page = ctx.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))
+        # The site's Content-Security-Policy must hold on every page (issue 41): Chromium
+        # reports each thing the policy blocked on the console, and every page answer must
+        # carry the policy.
+        page.on("console", lambda m: _policy_violation(m, errors))
+        page.on("response", lambda r: _policy_missing(r, errors))
         return page
 
     try:
@@ -150,6 +155,21 @@ def new_page() -> Iterator[Callable[..., Any]]:
         else:
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = before
     assert not errors, f"script errors on the page: {errors}"
+
+
+def _policy_violation(message: Any, errors: list[str]) -> None:
+    text = str(message.text)
+    if "Content Security Policy" in text or "Permissions policy" in text:
+        errors.append(f"policy violation: {text}")
+
+
+def _policy_missing(response: Any, errors: list[str]) -> None:
+    if response.request.resource_type != "document":
+        return
+    headers = response.headers
+    csp = headers.get("content-security-policy", "")
+    if "script-src 'self'" not in csp or "permissions-policy" not in headers:
+        errors.append(f"no CSP or Permissions-Policy on {response.url}")
 
 
 @pytest.fixture

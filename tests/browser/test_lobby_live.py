@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from .driver import sign_in
+from .driver import sign_in, wait_js
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres]
 
@@ -33,7 +33,7 @@ def open_table(page: Any, base: str, *, players: int, invite: str = "") -> int:
 
 
 def _live(page: Any) -> None:
-    page.wait_for_function("document.getElementById('inbox-link').dataset.live === '1'")
+    wait_js(page, "document.getElementById('inbox-link').dataset.live === '1'")
 
 
 def test_lobby_waiting_table_and_inbox_count_update_without_reload(
@@ -55,7 +55,7 @@ def test_lobby_waiting_table_and_inbox_count_update_without_reload(
     meta = creator.locator("#game-meta")
     assert "You have a seat at this table" in meta.inner_text()
     assert "You are watching" not in meta.inner_text()
-    creator.wait_for_function("document.getElementById('waiting-table').dataset.live === '1'")
+    wait_js(creator, "document.getElementById('waiting-table').dataset.live === '1'")
     _live(creator)
     assert creator.locator("#inbox-count").inner_text() == "0"
 
@@ -103,9 +103,7 @@ def test_lobby_waiting_table_and_inbox_count_update_without_reload(
     assert table.status == Game.Status.RUNNING
     _live(creator)
     expected = str(inbox_count(user=alice))
-    creator.wait_for_function(
-        "n => document.getElementById('inbox-count').textContent === n", arg=expected
-    )
+    wait_js(creator, "n => document.getElementById('inbox-count').textContent === n", arg=expected)
     assert (
         creator.locator("#inbox-link")
         .inner_text()
@@ -116,7 +114,8 @@ def test_lobby_waiting_table_and_inbox_count_update_without_reload(
     # carol is invited to a rematch-like table by bob: her count goes up by itself.
     before = watcher.locator("#inbox-count").inner_text()
     invited = open_table(visitor, asgi_server, players=2, invite="carol")
-    watcher.wait_for_function(
+    wait_js(
+        watcher,
         "n => document.getElementById('inbox-count').textContent === n",
         arg=str(int(before) + 1),
     )

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .driver import Tally, act_version, is_over, play_one, sign_in
+from .driver import Tally, act_version, is_over, play_one, sign_in, wait_js
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres]
 
@@ -163,7 +163,7 @@ def test_a_move_appears_on_the_other_players_page_without_reload(
     watcher.wait_for_selector(f'#board [data-cell="{name}"] .flag')
     assert watcher.evaluate("window.__notReloaded") is True
     assert watcher.locator(f'#board [data-cell="{name}"].changed').count() == 1
-    watcher.wait_for_function("document.title.startsWith('Your turn')")
+    wait_js(watcher, "document.title.startsWith('Your turn')")
     watcher.wait_for_selector(".log-list li.fresh")  # the new log line is highlighted
     # Chat travels the same way.
     watcher.fill("#chat-text", "Nice spot")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .driver import sign_in
+from .driver import sign_in, wait_js
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres]
 
@@ -47,7 +47,7 @@ def test_step_through_a_finished_game_with_the_keyboard(
     label = page.locator("#replay-step")
     board = page.locator("#replay-board")
     assert label.get_attribute("aria-live") == "polite"
-    page.wait_for_function("document.getElementById('replay-step').textContent.startsWith('Step')")
+    wait_js(page, "() => document.getElementById('replay-step').textContent.startsWith('Step')")
     assert label.inner_text() == f"Step {moves} of {moves}"
     final_board = drawn(board)
     assert "<svg" in final_board

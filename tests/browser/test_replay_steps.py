@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from .driver import sign_in
+from .driver import sign_in, wait_js
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres]
 
@@ -44,7 +44,7 @@ def test_each_replay_step_shows_its_log_lines_and_facts_for_both_titles(
     page = new_page()
     sign_in(page, asgi_server, "alice", "pw-alice-2026")
     page.goto(f"{asgi_server}/games/{county.pk}/")
-    page.wait_for_function("document.getElementById('replay-step').textContent.startsWith('Step')")
+    wait_js(page, "document.getElementById('replay-step').textContent.startsWith('Step')")
     page.keyboard.press("Home")
     page.keyboard.press("ArrowRight")
     log = page.locator("#replay-log li")
@@ -59,11 +59,12 @@ def test_each_replay_step_shows_its_log_lines_and_facts_for_both_titles(
     assert "<svg" in page.locator("#replay-board").inner_html()
 
     page.goto(f"{asgi_server}/games/{west.pk}/")
-    page.wait_for_function("document.getElementById('replay-step').textContent.startsWith('Step')")
+    wait_js(page, "document.getElementById('replay-step').textContent.startsWith('Step')")
     page.wait_for_selector("#replay-board svg.lc-map")
     last = page.locator("#replay-board").inner_html()
     page.keyboard.press("Home")
-    page.wait_for_function(
+    wait_js(
+        page,
         "html => { const b = document.querySelector('#replay-board svg.lc-map');"
         " return b && document.getElementById('replay-board').innerHTML !== html; }",
         arg=last,

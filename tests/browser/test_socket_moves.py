@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from .driver import Tally, play_one, sign_in
+from .driver import Tally, play_one, sign_in, wait_js
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres]
 
@@ -84,8 +84,10 @@ def test_the_page_moves_over_its_socket_and_over_http_when_it_is_down(
     assert first.client_id == actions[0]["client_id"]
     assert first.client_id.startswith("page:")
     assert not [url for url in posts if "/act" in url]
-    page.wait_for_function(
-        "v => Number(document.querySelector('.act').dataset.version) > v", arg=first.version - 1
+    wait_js(
+        page,
+        "v => Number(document.querySelector('.act').dataset.version) > v",
+        arg=first.version - 1,
     )
 
     # The socket goes down (and cannot come back): the next move is a POST of the form.

@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from .driver import wait_js
+
 pytestmark = [pytest.mark.browser, pytest.mark.postgres]
 
 
@@ -35,7 +37,7 @@ def test_a_visitor_without_an_account_watches_a_public_table_live_and_sees_who_i
     page.click(f".watch-now a[href='/games/{game.pk}/']")
     page.wait_for_selector("#board svg")
     assert "You are watching" in page.locator("#game-meta").inner_text()
-    page.wait_for_function("document.getElementById('live-status').textContent.length > 0")
+    wait_js(page, "document.getElementById('live-status').textContent.length > 0")
     badge = page.locator(".badge.away")
     assert "bob is away until" in badge.inner_text()
     assert "their clock is paused" in badge.inner_text()

@@ -51,8 +51,9 @@ def _bid_job(game_id: int, user: User, cowboys: list[int], client_id: str) -> Ca
 
 
 def test_four_simultaneous_bids_reveal_exactly_once_fifty_times(
-    make_user: Callable[..., User],
+    make_user: Callable[..., User], settings: Any
 ) -> None:
+    settings.TABLES_PER_HOUR = 100  # fifty tables by one creator (games.capacity)
     users = [make_user() for _ in range(4)]
     for round_no in range(50):
         game = services.game_create(creator=users[0], players=4, options={"flags": "random"})

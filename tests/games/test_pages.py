@@ -148,7 +148,7 @@ def test_custom_clock_and_options_reach_the_table(make_user: Callable[..., User]
     ("fields", "message"),
     [
         ({"players": "2", "bots": "2"}, "do not fit"),
-        ({"players": "2", "bots": "0", "invite": "nobody-here"}, "No player is called"),
+        ({"players": "2", "bots": "0", "invite": "nobody-here"}, "not a player of this site"),
         ({"players": "9", "bots": "0"}, "Select a valid choice"),
         ({"players": "2", "bots": "1", "clock": "custom"}, "custom clock"),
     ],

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from django.core.management import call_command
@@ -63,7 +64,10 @@ def test_two_bots_of_a_kind_get_their_own_accounts(make_user: Callable[..., User
     assert names == ["bot-random", "bot-random-2"]
 
 
-def test_the_creator_does_not_always_sit_first(make_user: Callable[..., User]) -> None:
+def test_the_creator_does_not_always_sit_first(
+    make_user: Callable[..., User], settings: Any
+) -> None:
+    settings.BOT_TABLES_MAX = 20  # twelve tables with bots by one creator (games.capacity)
     creator = make_user()
     seats = set()
     for _ in range(12):

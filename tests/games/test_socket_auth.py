@@ -207,3 +207,23 @@ def test_cookie_sockets_open_while_channels_one_thread_is_busy(
     got = async_to_sync(run)()
     assert got["answer"] == "websocket.accept"
     assert got["seat"] is not None
+
+
+@pytest.mark.parametrize("query", ["ticket=", "ticket=&x=1", "x=1&ticket=", "token=", "ticket"])
+def test_a_cookie_socket_needs_our_origin_whatever_the_query(
+    make_user: Callable[..., User], query: str
+) -> None:
+    """Issue 41: an empty ``?ticket=`` let a cookie handshake skip the Origin check."""
+    game, alice = _private_game(make_user)
+    cookie = _cookie_of(alice)
+    for headers in ([cookie], [cookie, (b"origin", b"http://evil.example")]):
+        answer = _handshake(game.pk, query=query, headers=headers)
+        assert answer["type"] == "websocket.close", answer
+
+
+def test_a_ticket_beside_a_cookie_still_needs_our_origin(make_user: Callable[..., User]) -> None:
+    """A handshake that carries a cookie is a browser's: its Origin is checked, whatever
+    credential the query string adds."""
+    game, alice = _private_game(make_user)
+    answer = _handshake(game.pk, query=f"ticket={_ticket(alice)}", headers=[_cookie_of(alice)])
+    assert answer["type"] == "websocket.close", answer

@@ -23,7 +23,8 @@ def test_an_invitation_sends_one_mail_respecting_the_setting(
     game = services.game_create(creator=alice, players=3, invite=["bob", "quiet"], open_seats=False)
     (message,) = mailoutbox
     assert message.to == ["bob@example.org"]
-    assert "Alice Ames invites you" in message.subject
+    assert "“@alice” invites you" in message.subject
+    assert "Alice Ames (@alice) invites you" in message.body
     assert f"/games/{game.pk}/" in message.body
     assert "Hello from" not in message.body
     assert quiet.email not in [m.to[0] for m in mailoutbox]

@@ -51,7 +51,7 @@ def test_a_lost_invitation_mail_is_sent_by_the_hourly_task(
     tasks.send_digests()  # the hourly task
     (message,) = mailoutbox  # bob only: "quiet" wants no mail
     assert message.to == ["bob@example.org"]
-    assert "Alice Ames invites you" in message.subject
+    assert "“@alice” invites you" in message.subject
 
     # Sent: nothing is owed any more, whatever runs again.
     tasks.send_digests()

@@ -18,11 +18,10 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
@@ -138,34 +137,6 @@ def run_site(
     # Ctrl-C (or SIGTERM) stopped every process of the session (web, worker, scheduler).
     time.sleep(1)
     assert session_processes(proc) == []
-
-
-@pytest.fixture
-def services_env() -> Iterator[dict[str, str]]:
-    """DATABASE_URL and REDIS_URL for a run command: the test run's Redis database, and a
-    scratch PostgreSQL database (``<name>_run``) created here and dropped afterwards, since
-    ``dev.py run`` migrates and creates the demo account in it."""
-    import psycopg
-
-    url = urlsplit(os.environ["DATABASE_URL"])
-    scratch = f"{url.path.lstrip('/')}_run"
-    admin = urlunsplit(url._replace(path="/postgres"))
-
-    def sql(statement: str) -> None:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(statement)
-
-    sql(f'DROP DATABASE IF EXISTS "{scratch}" WITH (FORCE)')
-    sql(f'CREATE DATABASE "{scratch}"')
-    try:
-        yield {
-            "DATABASE_URL": urlunsplit(url._replace(path=f"/{scratch}")),
-            "REDIS_URL": os.environ["REDIS_URL"],
-            "CHANNEL_PREFIX": f"runtest{os.getpid()}",
-            "CACHE_PREFIX": f"runtest{os.getpid()}",
-        }
-    finally:
-        sql(f'DROP DATABASE IF EXISTS "{scratch}" WITH (FORCE)')
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])

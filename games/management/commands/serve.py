@@ -9,6 +9,8 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from colorado.server_options import UVICORN_CONFIG
+
 
 class Command(BaseCommand):
     help = "Serve the site with an embedded Celery worker and beat scheduler (no Redis needed)."
@@ -36,8 +38,8 @@ class Command(BaseCommand):
             port=port,
             lifespan="off",
             log_level="info",
-            # as dev.py run: CPU over bytes (docs/benchmarks/history.md)
-            ws_per_message_deflate=False,
+            # As dev.py run and the README: colorado/server_options.py.
+            **UVICORN_CONFIG,
         )
         server = uvicorn.Server(config)
 

@@ -73,7 +73,7 @@ def test_hours_may_be_fractional_down_to_a_minute():
         ({"initial_hours": 12, "increment_hours": -1}, "negative"),
         ({"initial_hours": 48, "max_hours": 24}, "at least"),
         ({"initial_hours": 24 * 365}, "at most"),
-        ({"initial_hours": 24, "bonus": 1}, "bonus"),
+        ({"initial_hours": 24, "bonus": 1}, "Unknown clock field"),  # never echoed
         (12, "preset name"),
     ],
 )

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.driver import act_version, sign_in, wait_for_change
+from tests.browser.driver import act_version, sign_in, wait_for_change, wait_js
 from titles.colorado_county.tests.web.tables import can_sell, human_table, move, play_until, seat_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres]
@@ -222,8 +222,9 @@ def test_a_bid_refused_because_a_sale_opened_is_sent_when_the_sale_is_settled(
     note.wait_for()
     assert "will be sent when the sale is settled" in note.inner_text()
     page.click("form.prompt button[value=no]")
-    page.wait_for_function(
-        "() => document.querySelector('#bid-form p.muted') !== null && !window.GameTable.busy()"
+    wait_js(
+        page,
+        "() => document.querySelector('#bid-form p.muted') !== null && !window.GameTable.busy()",
     )
     bids = [
         m.action["cowboys"]

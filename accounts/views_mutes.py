@@ -1,0 +1,36 @@
+"""Muting an inviter from their profile page (``games.invitations``): the button posts here
+and goes back to the profile with a message."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from accounts.models import User
+from games.invitations import mute_set
+
+
+def _toggle(request: HttpRequest, username: str, *, on: bool) -> HttpResponse:
+    player = get_object_or_404(User, username=username, is_active=True)
+    mute_set(user=request.user, muted=player, on=on)  # type: ignore[arg-type]
+    if on:
+        messages.success(request, _("You take no more invitations from this player."))
+    else:
+        messages.success(request, _("You take invitations from this player again."))
+    return redirect("profile", username=player.username)
+
+
+@login_required
+@require_POST
+def mute(request: HttpRequest, username: str) -> HttpResponse:
+    return _toggle(request, username, on=True)
+
+
+@login_required
+@require_POST
+def unmute(request: HttpRequest, username: str) -> HttpResponse:
+    return _toggle(request, username, on=False)
