@@ -13,7 +13,7 @@ def home(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         from games.views import lobby_context
 
-        return render(request, "games/lobby.html", lobby_context(request))
+        return render(request, "games/lobby.html", lobby_context(request, request.user))
     from games.selectors_inbox import games_to_watch
 
     return render(request, "home.html", {"watch_games": games_to_watch()})
