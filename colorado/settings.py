@@ -224,6 +224,10 @@ SOCKETS_PER_ADDRESS = env.env_int("SOCKETS_PER_ADDRESS", 50, minimum=2)
 # so a socket that missed a message (channel layer down) catches up (games/consumers.py).
 SOCKET_RESYNC_SECONDS = env.env_int("SOCKET_RESYNC_SECONDS", 5, minimum=1)
 
+# The queue the worker takes tasks from and everything is sent to. Two sites sharing one
+# Redis database need different ones, as they need other CHANNEL_PREFIX and CACHE_PREFIX
+# values (the tests run several sites at once on one Redis database).
+CELERY_TASK_DEFAULT_QUEUE = env.env_str("CELERY_QUEUE", "celery")
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_BACKEND = None
