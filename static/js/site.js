@@ -9,3 +9,21 @@
     }
   } catch (e) { /* no Intl: the server's default zone is used */ }
 })();
+// A phone's header: the site's and the account's links fold into a menu behind one button
+// (without scripts they stay open under the brand).
+(function () {
+  "use strict";
+  var button = document.querySelector(".menu-toggle");
+  var menu = document.getElementById("site-menu");
+  if (!button || !menu) return;
+  button.hidden = false;
+  document.querySelector(".site-header").classList.add("menu-ready");
+  function set(open) {
+    button.setAttribute("aria-expanded", open ? "true" : "false");
+    menu.classList.toggle("open", open);
+  }
+  button.addEventListener("click", function () { set(button.getAttribute("aria-expanded") !== "true"); });
+  document.addEventListener("keydown", function (ev) {
+    if (ev.key === "Escape" && menu.classList.contains("open")) { set(false); button.focus(); }
+  });
+})();
