@@ -19,6 +19,7 @@ from colorado.db_retry import DB_ERRORS, retry_on_db_error
 from games.clocks.sweep import deadlines_sweep
 from games.stalls import bots_requeue
 from notifications.outbox import outbox_requeue
+from notifications.push import push_requeue
 from notifications.services import reminders_due, turn_mails_queue
 from notifications.tasks import send_reminder
 
@@ -54,4 +55,5 @@ def _sweep() -> dict[str, int]:
         send_reminder.delay(seat_id)
     outcomes["reminders"] = len(seat_ids)
     outcomes["outbox"] = outbox_requeue(now=now)
+    outcomes["pushes"] = push_requeue(now=now)
     return outcomes

@@ -36,6 +36,8 @@ MAIL_TASK = {
     "time_limit": 75,
 }
 
+PUSH_TASK = {k: v for k, v in MAIL_TASK.items() if not k.startswith(("autoretry", "retry_"))}
+
 
 @shared_task(name="games.tasks_mail.send_turn_email", **MAIL_TASK)
 def send_turn_email(seat_id: int, version: int) -> bool:
@@ -113,4 +115,23 @@ def send_outbox_mail(self: Any, mail_id: int) -> bool:
     try:
         return outbox.outbox_send(mail_id, retry_in=timedelta(seconds=countdown))
     except (smtplib.SMTPException, OSError) as exc:
+        raise self.retry(exc=exc, countdown=countdown) from exc
+
+
+@shared_task(name="notifications.tasks.send_push", bind=True, **PUSH_TASK)
+def send_push(self: Any, message_id: int) -> bool:
+    """One Web Push (``notifications.push.push_send``): sent at most once, retried with
+    backoff while the push service is unavailable; a lost task is queued again by the
+    sweep (``push_requeue``)."""
+    from notifications import push, push_wire
+
+    countdown = get_exponential_backoff_interval(
+        factor=RETRY_BACKOFF,
+        retries=self.request.retries,
+        maximum=RETRY_BACKOFF_MAX,
+        full_jitter=True,
+    )
+    try:
+        return push.push_send(message_id, retry_in=timedelta(seconds=countdown))
+    except push_wire.PushUnavailable as exc:
         raise self.retry(exc=exc, countdown=countdown) from exc
