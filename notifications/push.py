@@ -33,9 +33,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User
+from colorado.task_queue import queue_task
 from games.models import Game, Invitation, Seat
 from notifications import push_wire
 from notifications.models import PushMessage, PushSubscription
+from notifications.services import game_title, subject_name, what_is_needed
+from notifications.task_names import PUSH
 
 log = logging.getLogger(__name__)
 
@@ -149,10 +152,9 @@ def messages_record(
 
 
 def queue(message_ids: Iterable[int], *, countdown: int = 0) -> None:
-    from notifications.tasks import send_push  # the task calls back into this module
-
+    """Queue each push's task (by name: the task calls back into this module)."""
     for pk in message_ids:
-        send_push.apply_async((pk,), countdown=countdown)
+        queue_task(PUSH, pk, countdown=countdown or None)
 
 
 def turn_pushes_record(*, game: Game, seats: list[Seat]) -> None:
@@ -179,16 +181,12 @@ def turn_pushes_record(*, game: Game, seats: list[Seat]) -> None:
 
 
 def _game_words(game: Game) -> str:
-    from notifications.services import game_title
-
     return game_title(game)
 
 
 def payload(message: PushMessage) -> dict[str, Any] | None:
     """What the notification shows, in the player's language; None when it is no longer
     worth showing (the player has seen the table, the game moved on)."""
-    from notifications.services import what_is_needed
-
     game = message.game
     if game is None:
         return None
@@ -218,8 +216,6 @@ def payload(message: PushMessage) -> dict[str, Any] | None:
             "tag": f"game-{game.pk}",
         }
     if message.kind == "invitation":
-        from notifications.services import subject_name
-
         invitation = (
             Invitation.objects.select_related("invited_by")
             .filter(pk=int(message.key.split(":")[1]), game=game)
