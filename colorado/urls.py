@@ -2,7 +2,7 @@ from allauth.account import views as allauth_views
 from django.contrib import admin
 from django.urls import include, path, re_path
 
-from colorado import views
+from colorado import views, views_app
 from colorado.api import api
 from colorado.api import not_found as api_not_found
 from games import views as game_views
@@ -18,6 +18,8 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("sw.js", push_views.service_worker, name="service_worker"),
+    path("manifest.webmanifest", views_app.manifest, name="manifest"),
+    path("offline/", views_app.offline, name="offline"),
     # The old names of the sign-in and sign-out pages; allauth serves both.
     path("accounts/login/", allauth_views.login, name="login"),
     path("accounts/logout/", allauth_views.logout, name="logout"),

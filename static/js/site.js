@@ -27,3 +27,24 @@
     if (ev.key === "Escape" && menu.classList.contains("open")) { set(false); button.focus(); }
   });
 })();
+// The installable app (issue 43): the service worker serves the offline page and caches the
+// static shell (static/js/sw.js); the settings page offers to install where the browser can.
+(function () {
+  "use strict";
+  if (!("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () {});
+  var button = document.getElementById("install-app");
+  if (!button) return;
+  var offer = null;
+  window.addEventListener("beforeinstallprompt", function (ev) {
+    ev.preventDefault();
+    offer = ev;
+    button.hidden = false;
+  });
+  button.addEventListener("click", function () {
+    if (!offer) return;
+    offer.prompt();
+    offer.userChoice.then(function () { offer = null; button.hidden = true; });
+  });
+  window.addEventListener("appinstalled", function () { button.hidden = true; });
+})();
