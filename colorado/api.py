@@ -280,11 +280,13 @@ def _register_routers() -> None:
     from games.api import router as games_router
     from games.api_clock import router as clock_router
     from games.api_notes import router as notes_router
+    from webhooks.api import router as webhooks_router
 
     api.add_router("/", accounts_router)
     api.add_router("/", games_router)
     api.add_router("/", clock_router)
     api.add_router("/", notes_router)
+    api.add_router("/", webhooks_router)
 
 
 _register_routers()

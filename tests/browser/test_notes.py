@@ -41,7 +41,7 @@ def test_a_note_saves_as_one_types_and_only_its_writer_sees_it(
     page.locator("#notes-text").type("Bob bids high on the river.")
     wait_js(page, "document.getElementById('notes-status').textContent === 'Saved'")
     assert GameNote.objects.get(game=game, user=alice).text == "Bob bids high on the river."
-    page.locator("#notes").screenshot(path=str(shots / "notes-1280.png"))
+    page.locator("#notes").screenshot(path=str(shots / "notes-desktop.png"))
     page.reload()
     assert page.locator("#notes-text").input_value() == "Bob bids high on the river."
 
@@ -50,5 +50,5 @@ def test_a_note_saves_as_one_types_and_only_its_writer_sees_it(
     phone.goto(f"{asgi_server}/games/{game.pk}/")
     phone.wait_for_selector("#board")
     assert "Bob bids high" not in phone.content()
-    phone.locator("#notes").screenshot(path=str(shots / "notes-390.png"))
+    phone.locator("#notes").screenshot(path=str(shots / "notes-phone.png"))
     assert phone.locator("#notes-text").input_value() == ""
