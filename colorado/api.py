@@ -280,6 +280,7 @@ def _register_routers() -> None:
     from games.api import router as games_router
     from games.api_clock import router as clock_router
     from games.api_notes import router as notes_router
+    from tournaments.api import router as tournaments_router
     from webhooks.api import router as webhooks_router
 
     api.add_router("/", accounts_router)
@@ -287,6 +288,7 @@ def _register_routers() -> None:
     api.add_router("/", clock_router)
     api.add_router("/", notes_router)
     api.add_router("/", webhooks_router)
+    api.add_router("/", tournaments_router)
 
 
 _register_routers()
