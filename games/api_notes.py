@@ -8,7 +8,7 @@ from typing import Any
 from django.http import HttpRequest
 from ninja import Router, Schema
 
-from colorado.api import errors, signed_in
+from colorado.api_kit import errors, signed_in
 from colorado.throttling import caller
 from games import notes
 from games.limits import note_throttle

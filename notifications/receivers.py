@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import rows
-from games.models import Game, Seat
+from games.models import Game, Invitation, Seat
 from notifications.tasks import send_finished_email, send_invitation_email
 
 log = logging.getLogger(__name__)
@@ -80,7 +80,6 @@ def on_game_created(sender: Any, *, instance: Game, created: bool, **kwargs: Any
     game_id = int(instance.pk)
 
     def queue() -> None:
-        from games.models import Invitation
 
         for invitation_id in Invitation.objects.filter(game_id=game_id).values_list(
             "pk", flat=True

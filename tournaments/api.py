@@ -7,7 +7,7 @@ from typing import Any
 from django.http import HttpRequest
 from ninja import Field, Router, Schema, Status
 
-from colorado.api import errors, optional_auth, signed_in
+from colorado.api_kit import errors, optional_auth, signed_in
 from colorado.throttling import UserRateThrottle, caller
 from games.errors import NotFound
 from tournaments import services

@@ -9,11 +9,11 @@ from django.db import transaction
 
 from games.models import Game
 from games.signals import game_finished
+from tournaments.models import Pairing
+from tournaments.task_names import step_queue
 
 
 def on_game_finished(sender: Any, *, game: Game, **kwargs: Any) -> None:
-    from tournaments.models import Pairing
-
     tournament_id = (
         Pairing.objects.filter(game_id=game.pk)
         .values_list("round__tournament_id", flat=True)
@@ -23,9 +23,7 @@ def on_game_finished(sender: Any, *, game: Game, **kwargs: Any) -> None:
         return
 
     def queue() -> None:
-        from tournaments.tasks import tournament_step
-
-        tournament_step.delay(tournament_id)
+        step_queue(tournament_id)
 
     transaction.on_commit(queue, robust=True)
 

@@ -26,6 +26,8 @@ from tournaments import pairing
 from tournaments.models import Entrant, Pairing, Round, Tournament
 from tournaments.scoring import met_counts
 from tournaments.standings import Results, knockout_winner, lines_of, results_of
+from tournaments.task_names import step_queue
+from webhooks.events import emit, site_link
 
 log = logging.getLogger(__name__)
 
@@ -189,17 +191,13 @@ def _round_begin(t: Tournament, number: int, now: datetime) -> str:
 
 def _again(tournament_id: int) -> None:
     def queue() -> None:
-        from tournaments.tasks import tournament_step as task
-
-        task.delay(tournament_id)
+        step_queue(tournament_id)
 
     transaction.on_commit(queue, robust=True)
 
 
 def _tell_round(t: Tournament, number: int, user_ids: list[int]) -> None:
     """``tournament_round`` to the entrants' webhooks (docs/webhooks.md)."""
-    from webhooks.events import emit, site_link
-
     def body() -> dict[str, object]:
         return {
             "text": _("Round %(round)s of %(name)s has started.")

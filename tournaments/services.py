@@ -22,6 +22,7 @@ from games.errors import BadRequest, Conflict, GameError, NotAllowed, NotFound
 from games.models import Game, Seat
 from games.seated import table_checks
 from tournaments.models import Entrant, Pairing, Tournament
+from tournaments.task_names import step_queue
 
 MAX_ENTRANTS = 64
 MAX_SWISS_ROUNDS = 20
@@ -157,9 +158,7 @@ def _enter(t: Tournament, user: User) -> Entrant:
 
 def _wake(tournament_id: int) -> None:
     def queue() -> None:
-        from tournaments.tasks import tournament_step
-
-        tournament_step.delay(tournament_id)
+        step_queue(tournament_id)
 
     transaction.on_commit(queue, robust=True)
 

@@ -8,7 +8,7 @@ from typing import Any
 from django.http import HttpRequest
 from ninja import Field, Router, Schema, Status
 
-from colorado.api import errors, signed_in
+from colorado.api_kit import errors, signed_in
 from colorado.throttling import UserRateThrottle, caller
 from webhooks import services
 

@@ -20,7 +20,7 @@ from django.conf import settings
 from django.db.models import F
 from django.utils import timezone
 
-from webhooks import payloads
+from webhooks import payloads, task_names
 from webhooks.addresses import UrlRefused, check_url, connection
 from webhooks.models import Webhook, WebhookDelivery
 
@@ -116,10 +116,8 @@ def deliver_one(delivery_id: int, *, now: datetime | None = None) -> str:
 
 
 def _queue_later(delivery_id: int, seconds: int) -> None:
-    from webhooks.tasks import deliver
-
     try:
-        deliver.apply_async((delivery_id,), countdown=seconds)
+        task_names.deliver_later(delivery_id, seconds)
     except Exception:  # the broker is away: the sweep sends it when it is due
         log.warning("webhook delivery %s not queued; the sweep will", delivery_id)
 
@@ -127,8 +125,6 @@ def _queue_later(delivery_id: int, seconds: int) -> None:
 def deliveries_requeue(*, now: datetime, limit: int = REQUEUE_LIMIT) -> int:
     """Queue again every pending delivery that is due (a lost task, a lapsed claim, a
     retry whose queued task was lost). Sending twice is harmless: each claims first."""
-    from webhooks.tasks import deliver
-
     due = list(
         WebhookDelivery.objects.filter(
             status=WebhookDelivery.Status.PENDING, next_attempt_at__lte=now
@@ -137,5 +133,5 @@ def deliveries_requeue(*, now: datetime, limit: int = REQUEUE_LIMIT) -> int:
         .values_list("pk", flat=True)[:limit]
     )
     for delivery_id in due:
-        deliver.delay(delivery_id)
+        task_names.deliver_queue(delivery_id)
     return len(due)

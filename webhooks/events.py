@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 from games.models import Game, Invitation, Seat
 from games.signals import game_advanced, game_finished
 from games.titles import web_title
+from webhooks import task_names
 from webhooks.models import Webhook, WebhookDelivery
 
 _owners: dict[str, tuple[float, frozenset[int]]] = {}
@@ -98,10 +99,8 @@ def emit(
     )
 
     def queue() -> None:
-        from webhooks.tasks import deliver
-
         for delivery_id in ids:
-            deliver.delay(delivery_id)
+            task_names.deliver_queue(delivery_id)
 
     transaction.on_commit(queue, robust=True)
     return len(ids)
