@@ -198,6 +198,7 @@ def _again(tournament_id: int) -> None:
 
 def _tell_round(t: Tournament, number: int, user_ids: list[int]) -> None:
     """``tournament_round`` to the entrants' webhooks (docs/webhooks.md)."""
+
     def body() -> dict[str, object]:
         return {
             "text": _("Round %(round)s of %(name)s has started.")
