@@ -220,3 +220,88 @@ def test_a_lost_task_is_redone_by_the_sweep_and_a_late_round_is_played_out(
     assert sweep_tournaments() == {"round_started": 1}
     assert Tournament.objects.get(pk=tid).current_round == 2
     assert timezone.now() < Round.objects.get(tournament=t, number=2).deadline
+
+
+def test_a_knockout_seeds_the_bracket_gives_byes_and_sends_the_higher_seed_through_a_tie() -> None:
+    people = _people()
+    tid = _make(people["ann"], format="knockout", min_entrants=5, max_entrants=5)
+    for api in people.values():
+        assert api.post(f"/api/tournaments/{tid}/join").status_code == 200
+    assert (
+        people["ann"].post(f"/api/tournaments/{tid}/bots", {"level": "medium"}).status_code == 200
+    )
+    doc = _play_out(people, tid)
+    # Five entrants, a bracket of eight: seeds 1-3 have byes, dan (4) meets the bot (5).
+    first = doc["rounds"][0]
+    assert sorted(first["byes"]) == ["ann", "ben", "cat"]
+    assert len(first["games"]) == 1
+    assert [len(r["games"]) for r in doc["rounds"]] == [1, 2, 1]
+    # The bot beats dan (5 > 2); ann and the bot tie (5 = 5): ann, the higher seed, goes
+    # through (TR-P-7); ben beats cat; ann beats ben in the final.
+    rows = doc["standings"]
+    assert [r["username"] for r in rows] == ["ann", "ben", "cat", "bot-high", "dan"]
+    assert [r["tiebreaks"]["lost_in_round"] for r in rows] == [None, 3, 2, 2, 1]
+    assert [r["points"] for r in rows] == [3, 2, 1, 1, 0]
+
+
+def test_a_player_who_withdraws_loses_their_table_and_is_paired_no_more() -> None:
+    people = _people()
+    tid = _make(
+        people["ann"], format="swiss", rounds=2, bots_allowed=False, min_entrants=4, max_entrants=4
+    )
+    for api in people.values():
+        assert api.post(f"/api/tournaments/{tid}/join").status_code == 200
+    doc = people["ann"].get(f"/api/tournaments/{tid}")
+    assert doc["status"] == "running"
+    left = people["dan"].post(f"/api/tournaments/{tid}/leave")
+    assert left.status_code == 200
+    assert [e["withdrawn"] for e in left.json()["entrants"] if e["username"] == "dan"] == [True]
+    again = people["dan"].post(f"/api/tournaments/{tid}/leave")
+    assert again.status_code == 409
+    assert again.json()["code"] == "not_running"
+    people.pop("dan")
+    doc = _play_out(people, tid)
+    second = doc["rounds"][1]
+    assert len(second["games"]) == 1 and len(second["byes"]) == 1
+    dan = next(r for r in doc["standings"] if r["username"] == "dan")
+    assert dan["withdrawn"] is True
+    assert dan["points"] == 0
+    assert doc["standings"][-1]["username"] == "dan"
+
+
+def test_refusals_have_stable_codes() -> None:
+    ann = Api(make_user("ann"))
+    base = {
+        "title": "tiny-duel",
+        "format": "swiss",
+        "rounds": 2,
+        "min_entrants": 2,
+        "max_entrants": 4,
+    }
+    cases = [
+        ({"format": "ladder"}, "bad_format"),
+        ({"title": "chess"}, "unknown_game"),
+        ({"rounds": 0}, "bad_rounds"),
+        ({"format": "knockout", "seats": 3}, "bad_players"),
+        ({"min_entrants": 1}, "bad_entrants"),
+        ({"max_entrants": 65}, "bad_entrants"),
+        ({"starts": "tomorrow"}, "bad_starts"),
+        ({"starts": "2020-01-01T00:00:00+00:00"}, "bad_starts"),
+        ({"options": {"rounds": 7}}, "bad_options"),
+    ]
+    for change, code in cases:
+        answer = ann.post("/api/tournaments", {**base, **change})
+        assert answer.status_code == 400, (change, answer.content)
+        assert answer.json()["code"] == code, change
+    for _ in range(3):
+        assert ann.post("/api/tournaments", base).status_code == 201
+    fourth = ann.post("/api/tournaments", base)
+    assert fourth.status_code == 409
+    assert fourth.json()["code"] == "too_many_tournaments"
+    unverified = Api(make_user("zed", verified=False)).post("/api/tournaments", base)
+    assert unverified.json()["code"] == "email_unverified"
+    tid = ann.get("/api/tournaments")[0]["id"]
+    no_bots = ann.post(f"/api/tournaments/{tid}/bots", {"level": "easy"})
+    assert no_bots.json()["code"] == "no_bots"
+    assert Client().get("/api/tournaments/999999").json()["code"] == "unknown_tournament"
+    assert ann.post(f"/api/tournaments/{tid}/leave").json()["code"] == "not_entered"
