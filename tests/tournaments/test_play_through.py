@@ -262,7 +262,8 @@ def test_a_player_who_withdraws_loses_their_table_and_is_paired_no_more() -> Non
     people.pop("dan")
     doc = _play_out(people, tid)
     second = doc["rounds"][1]
-    assert len(second["games"]) == 1 and len(second["byes"]) == 1
+    assert len(second["games"]) == 1
+    assert len(second["byes"]) == 1
     dan = next(r for r in doc["standings"] if r["username"] == "dan")
     assert dan["withdrawn"] is True
     assert dan["points"] == 0
