@@ -42,7 +42,7 @@ from games.limits import chat_allowed
 from games.log_words import describe
 from games.models import ChatMessage, Game, Seat
 from games.move_answer import form_refusal
-from games.selectors_inbox import lobby_open_tables
+from games.selectors_inbox import lobby_open_tables, next_waiting
 from games.snapshots import engine_for, load_state
 from games.titles import WebTitle, default_title, web_title
 
@@ -291,6 +291,9 @@ def page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     client["strings"].update(extra.pop("strings", {}))
     client.update(extra)
     ctx["client"] = client
+    # After a move here, the next table waiting for this player (the inbox's order).
+    if me is not None and not my_turn and game.status == Game.Status.RUNNING:
+        ctx["next_game"], ctx["next_count"] = next_waiting(user=user, exclude=game.pk)
     return ctx
 
 

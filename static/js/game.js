@@ -296,6 +296,15 @@
     window.setTimeout(connect, 1000 * Math.pow(2, retry - 1));  // 1, 2, 4, then every 8 s
   }
 
+  // "Next game waiting (N)" (issue 43): the key n follows it, outside a text field.
+  document.addEventListener("keydown", function (ev) {
+    if (ev.key !== "n" || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    var t = ev.target;
+    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+    var next = document.getElementById("next-game");
+    if (next) { ev.preventDefault(); window.location.assign(next.href); }
+  });
+
   window.GameTable = { state: state, receive: receive, refreshPanels: refreshPanels, busy: busy,
     submit: submit, legal: legal, showError: showError, board: boardEl, transport: Transport,
     debug: function () { return { refreshing: refreshing, again: again, posting: posting, act: ($(".act") || {dataset: {}}).dataset.version, version: state.version }; } };
