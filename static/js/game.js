@@ -228,7 +228,13 @@
       if (control) control.focus();
     }
     if (activeForm === focusHome) focusHome = null;
-    $all(".log-list li").forEach(function (li) { if (!oldLog[li.textContent]) li.classList.add("fresh"); });
+    var news = [];
+    $all(".log-list li").forEach(function (li) {
+      if (!oldLog[li.textContent]) { li.classList.add("fresh"); news.push(li.textContent.trim()); }
+    });
+    // What the move did, for screen readers (a polite live region; the log is newest first).
+    var said = document.getElementById("move-news");
+    if (said && news.length) said.textContent = news.reverse().join(" ");
     $all(".players-table tr[data-seat]").forEach(function (tr) {
       if (oldScores[tr.dataset.seat] !== undefined && oldScores[tr.dataset.seat] !== tr.textContent) tr.classList.add("fresh");
     });

@@ -49,3 +49,29 @@ def test_next_game_waiting_follows_a_move_and_the_key_n(
     assert page.locator("#next-game").inner_text() == "Next game waiting (2)"
     page.keyboard.press("n")
     page.wait_for_url(f"{asgi_server}/games/{sooner.pk}/")
+
+
+def test_a_move_is_announced_to_screen_readers(
+    asgi_server: str, new_page: Callable[..., Any], player: Callable[[str], Any]
+) -> None:
+    """The board says what a move did in a polite live region: the new log line."""
+    from games import moves, selectors, services
+
+    alice, bob = player("alice"), player("bob")
+    game = services.game_create(
+        creator=alice, players=2, invite=["bob"], open_seats=False, options={"flags": "random"}
+    )
+    services.game_join(game_id=game.pk, user=bob)
+    game.refresh_from_db()
+    page = new_page(1280, 800)
+    sign_in(page, asgi_server, "alice", "pw-alice-2026")
+    page.goto(f"{asgi_server}/games/{game.pk}/")
+    wait_js(page, "document.querySelector('.live-status.on')")
+    assert page.get_attribute("#move-news", "aria-live") == "polite"
+    assert page.inner_text("#move-news") == ""
+    doc = selectors.game_document(game=game, user=bob)
+    bid = next(a for a in doc["legal_actions"] if a["type"] == "bid")
+    moves.action_submit(game_id=game.pk, user=bob, action=bid, version=doc["version"])
+    said = wait_js(page, "document.getElementById('move-news').textContent")
+    newest = page.locator(".log-list li").first.inner_text()
+    assert newest in str(said)
