@@ -44,7 +44,7 @@ from games.models import ChatMessage, Game, Seat
 from games.move_answer import form_refusal
 from games.selectors_inbox import lobby_open_tables, next_waiting
 from games.snapshots import engine_for, load_state
-from games.titles import WebTitle, default_title, web_title
+from games.titles import WebTitle, web_title, web_titles
 
 LOG_LIMIT = 200
 
@@ -505,9 +505,12 @@ def replace_vote(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_GET
 def how_to_play(request: HttpRequest, slug: str | None = None) -> HttpResponse:
     """A title's rules in our words (``WebTitle.how_to_play_template``); without a slug,
-    the default title's."""
+    the list of every title with a rules page (the header's link)."""
+    if slug is None:
+        titles = [t for t in web_titles() if t.how_to_play_template]
+        return render(request, "games/how_to_play_index.html", {"rule_titles": titles})
     try:
-        title = web_title(slug or default_title())
+        title = web_title(slug)
     except KeyError:
         raise Http404(_("There is no such game.")) from None
     if title.how_to_play_template is None:
