@@ -302,6 +302,18 @@
     window.setTimeout(connect, 1000 * Math.pow(2, retry - 1));  // 1, 2, 4, then every 8 s
   }
 
+  // The chat field's counter (issue 43): how many characters are used of the most a message
+  // may hold, so the field never stops silently.
+  var chatText = document.getElementById("chat-text"), chatCount = document.getElementById("chat-count");
+  if (chatText && chatCount) {
+    var countChat = function () {
+      chatCount.textContent = chatText.value.length + "/" + chatCount.dataset.max;
+      chatCount.classList.toggle("full", chatText.value.length >= Number(chatCount.dataset.max));
+    };
+    chatText.addEventListener("input", countChat);
+    chatText.form.addEventListener("reset", function () { window.setTimeout(countChat, 0); });
+    countChat();
+  }
   // "Next game waiting (N)" (issue 43): the key n follows it, outside a text field.
   document.addEventListener("keydown", function (ev) {
     if (ev.key !== "n" || ev.ctrlKey || ev.metaKey || ev.altKey) return;
