@@ -15,7 +15,8 @@ from titles.colorado_county.tests.web.tables import human_table, play_until
 pytestmark = [pytest.mark.browser, pytest.mark.postgres]
 
 # Each one-word heading's text on one line (a word broken inside spans two line boxes).
-BROKEN = """() => [...document.querySelectorAll('.players-table thead th, .valuation-table thead th')]
+BROKEN = """() => [...document.querySelectorAll(
+    '.players-table thead th, .valuation-table thead th')]
   .filter(th => th.textContent.trim() && !/\\s/.test(th.textContent.trim()))
   .filter(th => { const r = document.createRange(); r.selectNodeContents(th);
                   return new Set([...r.getClientRects()].map(c => Math.round(c.top))).size > 1; })
