@@ -492,3 +492,13 @@ def test_the_players_card_is_headed_players_in_japanese(make_user: Callable[...,
     services.game_join(game_id=game.pk, user=bob)
     html = client_for(alice).get(f"/games/{game.pk}/").content.decode()
     assert '<h2 id="players-h">プレイヤー</h2>' in html
+
+
+def test_the_new_table_form_says_plainly_who_may_sit_and_watch(
+    make_user: Callable[..., User],
+) -> None:
+    """Issue 43, trial item 9: unticking "anyone may take a free seat" also hid the table
+    from everyone else, which the label did not say."""
+    html = client_for(make_user()).get("/games/new/").content.decode()
+    assert "Public table: anyone may take a free seat or watch" in html
+    assert "Unticked, the table is private: only its players and the people you invite" in html
