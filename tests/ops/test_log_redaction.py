@@ -40,7 +40,7 @@ def test_the_servers_log_never_shows_a_token_from_a_url(tmp_path: Path) -> None:
     try:
         _wait_for_site(proc, log, environ["PORT"])
         base = f"127.0.0.1:{environ['PORT']}"
-        with urllib.request.urlopen(f"http://{base}/healthz?token={SECRET}", timeout=10):  # noqa: S310
+        with urllib.request.urlopen(f"http://{base}/healthz?token={SECRET}", timeout=10):
             pass
         websockets = pytest.importorskip("websockets.sync.client")
         with pytest.raises(Exception):  # noqa: B017, PT011 - refused, however it says so
