@@ -43,11 +43,10 @@ def test_the_servers_log_never_shows_a_token_from_a_url(tmp_path: Path) -> None:
         with urllib.request.urlopen(f"http://{base}/healthz?token={SECRET}", timeout=10):
             pass
         websockets = pytest.importorskip("websockets.sync.client")
-        with pytest.raises(Exception):  # noqa: B017, PT011 - refused, however it says so
-            with websockets.connect(
-                f"ws://{base}/ws/games/1/?token={SECRET}", open_timeout=10
-            ) as ws:
-                ws.recv(timeout=10)
+        url = f"ws://{base}/ws/games/1/?token={SECRET}"
+        # Refused, however it says so.
+        with pytest.raises(Exception), websockets.connect(url, open_timeout=10) as ws:  # noqa: B017, PT011
+            ws.recv(timeout=10)
     finally:
         stop(proc, signal.SIGTERM)
     text = log.read_text()
