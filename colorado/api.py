@@ -45,7 +45,10 @@ from colorado.api_kit import (
 from colorado.throttling import AnonymousRateThrottle, UserRateThrottle
 from games.api import router as games_router
 from games.api_clock import router as clock_router
+from games.api_notes import router as notes_router
 from games.errors import GameError, error_body
+from tournaments.api import router as tournaments_router
+from webhooks.api import router as webhooks_router
 
 
 class _ErrorsInSchema(OpenAPISchema):
@@ -197,3 +200,6 @@ def not_found(request: HttpRequest, rest: str = "") -> HttpResponse:
 api.add_router("/", accounts_router)
 api.add_router("/", games_router)
 api.add_router("/", clock_router)
+api.add_router("/", notes_router)
+api.add_router("/", webhooks_router)
+api.add_router("/", tournaments_router)

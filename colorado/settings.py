@@ -58,6 +58,8 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "notifications",
+    "webhooks",
+    "tournaments",
     *TITLE_APPS,
 ]
 
@@ -224,6 +226,10 @@ SOCKETS_PER_ADDRESS = env.env_int("SOCKETS_PER_ADDRESS", 50, minimum=2)
 # so a socket that missed a message (channel layer down) catches up (games/consumers.py).
 SOCKET_RESYNC_SECONDS = env.env_int("SOCKET_RESYNC_SECONDS", 5, minimum=1)
 
+# The queue the worker takes tasks from and everything is sent to. Two sites sharing one
+# Redis database need different ones, as they need other CHANNEL_PREFIX and CACHE_PREFIX
+# values (the tests run several sites at once on one Redis database).
+CELERY_TASK_DEFAULT_QUEUE = env.env_str("CELERY_QUEUE", "celery")
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_BACKEND = None
@@ -300,6 +306,14 @@ BOT_WORK_PER_ACCOUNT = env.env_int("BOT_WORK_PER_ACCOUNT", 1, minimum=1)
 BOT_WORK_BOTS_ONLY = env.env_int("BOT_WORK_BOTS_ONLY", 1, minimum=1)
 INVITATIONS_PER_HOUR = env.env_int("INVITATIONS_PER_HOUR", 30, minimum=1)
 INVITATIONS_PER_INVITEE = env.env_int("INVITATIONS_PER_INVITEE", 5, minimum=1)
+# Webhooks (docs/webhooks.md): hooks per account; whether a hook may point at a private,
+# loopback or link-local address (only for tests and local development); how long a
+# process trusts its list of accounts that have hooks.
+WEBHOOKS_PER_ACCOUNT = env.env_int("WEBHOOKS_PER_ACCOUNT", 5, minimum=1)
+WEBHOOKS_ALLOW_PRIVATE = env.env_bool("WEBHOOKS_ALLOW_PRIVATE", False)
+WEBHOOKS_OWNERS_SECONDS = env.env_int("WEBHOOKS_OWNERS_SECONDS", 30, minimum=0)
+# Tournaments a player (not an admin) may have taking entries or under way at once.
+TOURNAMENTS_PER_PLAYER = env.env_int("TOURNAMENTS_PER_PLAYER", 3, minimum=1)
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 # Task modules that ``autodiscover_tasks`` (which only finds ``<app>.tasks``) would miss.
@@ -314,6 +328,16 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Missed deadlines, vacation days and reminders (docs/clocks.md).
     "sweep-deadlines": {
         "task": "games.tasks_clock.sweep_deadlines",
+        "schedule": float(env.env_int("SWEEP_SECONDS", 60, minimum=1)),
+    },
+    # Webhook deliveries whose task was lost (docs/webhooks.md).
+    "sweep-webhooks": {
+        "task": "webhooks.tasks.sweep_deliveries",
+        "schedule": float(env.env_int("SWEEP_SECONDS", 60, minimum=1)),
+    },
+    # Tournaments: rounds start, late tables are played out (docs/tournaments.md).
+    "sweep-tournaments": {
+        "task": "tournaments.tasks.sweep_tournaments",
         "schedule": float(env.env_int("SWEEP_SECONDS", 60, minimum=1)),
     },
     # Runs hourly; each digest reader gets one mail a day, at 07:00 in their time zone.

@@ -24,6 +24,8 @@ urlpatterns = [
     path("accounts/login/", allauth_views.login, name="login"),
     path("accounts/logout/", allauth_views.logout, name="logout"),
     path("accounts/", include("allauth.urls")),
+    path("", include("webhooks.urls")),
+    path("tournaments/", include("tournaments.urls")),
     path("", include("accounts.urls")),
     path("api/", api.urls),
     # Anything else under /api/: the API's JSON 404 (colorado.api.not_found).

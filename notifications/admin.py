@@ -33,7 +33,7 @@ class OutboxMailAdmin(admin.ModelAdmin):
     search_fields = ["to"]
     date_hierarchy = "created_at"
     # Everything but body_text, body_html and headers.
-    fields = readonly_fields = [
+    fields = readonly_fields = (
         "template",
         "to",
         "from_email",
@@ -44,7 +44,7 @@ class OutboxMailAdmin(admin.ModelAdmin):
         "attempts",
         "sent_at",
         "error",
-    ]
+    )
     actions = ["queue_again"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:

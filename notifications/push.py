@@ -191,7 +191,7 @@ def payload(message: PushMessage) -> dict[str, Any] | None:
     if game is None:
         return None
     url = reverse("games:game", args=[game.pk])
-    if message.kind == "turn":
+    if message.kind == "turn" and message.seat_id is not None:
         seat = Seat.objects.select_related("game").filter(pk=message.seat_id).first()
         if (
             seat is None

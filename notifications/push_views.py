@@ -34,7 +34,7 @@ def subscribe(request: HttpRequest) -> JsonResponse:
         data = json.loads(request.body or b"{}")
         keys = data["keys"]
         sub = push.subscription_save(
-            user=request.user,  # type: ignore[arg-type]
+            user=request.user,
             endpoint=data["endpoint"],
             p256dh=keys["p256dh"],
             auth=keys["auth"],

@@ -11,7 +11,7 @@ from pathlib import Path
 import grimp
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("games", "accounts", "notifications", "colorado", "titles")
+PACKAGES = ("games", "accounts", "notifications", "colorado", "titles", "webhooks", "tournaments")
 
 
 def strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:

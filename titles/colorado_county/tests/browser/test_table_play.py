@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.driver import act_version, sign_in, wait_for_change, wait_js
+from tests.browser.driver import act_version, page_stays, sign_in, wait_for_change, wait_js
 from titles.colorado_county.tests.web.tables import can_sell, human_table, move, play_until, seat_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres]
@@ -49,8 +49,10 @@ def test_a_double_click_on_a_lit_cell_sends_one_move_and_shows_no_error(
     before = act_version(page)
     page.locator("#board .cell.target").first.dblclick()
     wait_for_change(page, before)
-    page.wait_for_timeout(1500)  # a second post, if any, has had time to come back
-    assert Move.objects.filter(game=game, seat=seat_of(game, mover)).count() == 1
+    # A second post, if any, would come back within this: one move only, all along.
+    page_stays(
+        page, lambda: Move.objects.filter(game=game, seat=seat_of(game, mover)).count() == 1, 1.5
+    )
     assert page.locator("#act-error").is_hidden()
 
 
