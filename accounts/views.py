@@ -41,7 +41,7 @@ def settings_view(request: AuthenticatedHttpRequest) -> HttpResponse:
         if form.is_valid():
             form.save()
             # Confirmed in the language just chosen (the request still speaks the old one).
-            chosen = user.language or get_language_from_request(request)  # type: ignore[union-attr]
+            chosen = user.language or get_language_from_request(request)
             with translation.override(chosen):
                 messages.success(request, _("Your settings are saved."))
             return redirect("settings")
@@ -56,7 +56,7 @@ def settings_view(request: AuthenticatedHttpRequest) -> HttpResponse:
             "token_days": settings.API_TOKEN_DAYS,
             "now": timezone.now(),
             # Whole days: days accrue by eighths as one plays, and "10.1 days" reads oddly.
-            "vacation_days": math.floor(user.vacation_days + 1e-9),  # type: ignore[union-attr]
+            "vacation_days": math.floor(user.vacation_days + 1e-9),
         },
     )
 
