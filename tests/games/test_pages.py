@@ -479,7 +479,7 @@ def test_the_new_table_form_says_rated_without_a_stray_colon_and_lists_rules_apa
     assert '<label for="id_rated">Rated</label>' in html
     assert "Rated:" not in html
     rules = html.split('<ul class="rules-list">', 1)[1].split("</ul>", 1)[0]
-    assert rules.count("<li>") == 2
+    assert rules.count("<li>") == rules.count("How to play") >= 2
     css = (Path(__file__).resolve().parents[2] / "static/css/game.css").read_text()
     assert ".form-grid .field-bot_kind { grid-column: 1 / -1; }" in css
 
