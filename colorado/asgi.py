@@ -67,6 +67,11 @@ application = ClientAddress(
     )
 )
 
+# Secrets in URLs (a mistaken ?token=, a socket ticket) never reach the logs.
+from colorado import log_redaction  # noqa: E402
+
+log_redaction.install()
+
 # Everything loaded so far lives as long as the process: out of the collector's way
 # (colorado/gcpolicy.py).
 from colorado import gcpolicy  # noqa: E402

@@ -94,6 +94,19 @@ def inbox(*, user: Any) -> dict[str, Any]:
     }
 
 
+def next_waiting(*, user: Any, exclude: int) -> tuple[int | None, int]:
+    """The game the caller should play next (issue 43: "Next game waiting (N)"): the first
+    of the inbox's games waiting for their move, in the inbox's order (nearest deadline
+    first), other than ``exclude``; and how many there are. One query."""
+    if not _signed_in(user):
+        return None, 0
+    due = [
+        s for s in _waiting_seats(user).exclude(game_id=exclude) if s.seat in (s.game.to_act or [])
+    ]
+    due.sort(key=lambda s: (s.deadline is None, s.deadline.timestamp() if s.deadline else 0.0))
+    return (due[0].game_id if due else None), len(due)
+
+
 def lobby_open_tables(*, user: Any, limit: int = 30) -> list[Game]:
     """The open tables the lobby lists for the caller: the ones anyone may join and the
     ones they are invited to, without the ones they already sit at, newest first; each

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -456,6 +457,48 @@ def test_panels_fragment_matches_the_page(make_user: Callable[..., User]) -> Non
 
 
 def test_how_to_play_page(client: Client) -> None:
-    html = client.get("/how-to-play/").content.decode()
+    html = client.get("/how-to-play/colorado-county/").content.decode()
     assert "How to play Colorado County" in html
     assert "Sealed bids" in html
+
+
+def test_the_headers_how_to_play_lists_every_title(client: Client) -> None:
+    """Issue 43, trial item 7: the header's "How to play" is a page of every title's rules."""
+    html = client.get("/how-to-play/").content.decode()
+    assert 'href="/how-to-play/colorado-county/"' in html
+    assert 'href="/how-to-play/la-conquista-del-oeste/"' in html
+    assert "Sealed bids" not in html  # not one title's rules
+
+
+def test_the_new_table_form_says_rated_without_a_stray_colon_and_lists_rules_apart(
+    make_user: Callable[..., User],
+) -> None:
+    """Issue 43, trial item 7: "Rated" with no colon after its box; the lobby's two rules
+    links are separate items; the bot level takes the form's whole width (game.css)."""
+    html = client_for(make_user()).get("/games/").content.decode()
+    assert '<label for="id_rated">Rated</label>' in html
+    assert "Rated:" not in html
+    rules = html.split('<ul class="rules-list">', 1)[1].split("</ul>", 1)[0]
+    assert rules.count("<li>") == rules.count("How to play") >= 2
+    css = (Path(__file__).resolve().parents[2] / "static/css/game.css").read_text()
+    assert ".form-grid .field-bot_kind { grid-column: 1 / -1; }" in css
+
+
+def test_the_players_card_is_headed_players_in_japanese(make_user: Callable[..., User]) -> None:
+    """Issue 43, trial item 6: the players card's heading is "プレイヤー" (the players), not
+    "プレイヤー数" (the number of players, the new-table form's field)."""
+    alice, bob = make_user(language="ja"), make_user()
+    game = services.game_create(creator=alice, players=2, invite=[bob.username], open_seats=False)
+    services.game_join(game_id=game.pk, user=bob)
+    html = client_for(alice).get(f"/games/{game.pk}/").content.decode()
+    assert '<h2 id="players-h">プレイヤー</h2>' in html
+
+
+def test_the_new_table_form_says_plainly_who_may_sit_and_watch(
+    make_user: Callable[..., User],
+) -> None:
+    """Issue 43, trial item 9: unticking "anyone may take a free seat" also hid the table
+    from everyone else, which the label did not say."""
+    html = client_for(make_user()).get("/games/new/").content.decode()
+    assert "Public table: anyone may take a free seat or watch" in html
+    assert "Unticked, the table is private: only its players and the people you invite" in html
