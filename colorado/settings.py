@@ -226,6 +226,10 @@ SOCKETS_PER_ADDRESS = env.env_int("SOCKETS_PER_ADDRESS", 50, minimum=2)
 # so a socket that missed a message (channel layer down) catches up (games/consumers.py).
 SOCKET_RESYNC_SECONDS = env.env_int("SOCKET_RESYNC_SECONDS", 5, minimum=1)
 
+# The queue the worker takes tasks from and everything is sent to. Two sites sharing one
+# Redis database need different ones, as they need other CHANNEL_PREFIX and CACHE_PREFIX
+# values (the tests run several sites at once on one Redis database).
+CELERY_TASK_DEFAULT_QUEUE = env.env_str("CELERY_QUEUE", "celery")
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_BACKEND = None
@@ -357,6 +361,17 @@ API_TOKEN_CACHE_SECONDS = env.env_int("API_TOKEN_CACHE_SECONDS", 60, minimum=0)
 # How long a new API token works; its owner can revoke it sooner on the settings page.
 API_TOKEN_DAYS = env.env_int("API_TOKEN_DAYS", 90, minimum=1)
 TURN_EMAIL_DELAY_SECONDS = env.env_int("TURN_EMAIL_DELAY_SECONDS", 120, minimum=0)
+# Web Push (issue 43, notifications/push.py): a turn is pushed this long after the move (a
+# player watching the table sees it live and gets nothing), and while a device pushes the
+# player's turns the "your turn" mail waits this long, so that an answered push sends none.
+PUSH_DELAY_SECONDS = env.env_int("PUSH_DELAY_SECONDS", 20, minimum=0)
+PUSH_MAIL_DELAY_SECONDS = env.env_int("PUSH_MAIL_DELAY_SECONDS", 3600, minimum=0)
+# The VAPID key (a PEM); empty: DATA_DIR/vapid_private.pem, made at first use. Its subject
+# (a mailto: or https: address the push services may contact): empty, DEFAULT_FROM_EMAIL.
+VAPID_PRIVATE_KEY = env.env_str("VAPID_PRIVATE_KEY", "")
+VAPID_SUBJECT = env.env_str("VAPID_SUBJECT", "")
+# Tests only: accept a push endpoint other than the browsers' push services.
+PUSH_ANY_ENDPOINT = env.env_bool("PUSH_ANY_ENDPOINT", False)
 DEFAULT_FROM_EMAIL = env.env_str("DEFAULT_FROM_EMAIL", f"{SITE_SHORT_NAME} <noreply@{_site_host}>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 

@@ -29,9 +29,11 @@ def registered_task(name: str) -> Task[Any, Any]:
     return app.tasks[name]
 
 
-def queue_task(name: str, *args: Any, expires: float | None = None) -> AsyncResult[Any]:
+def queue_task(
+    name: str, *args: Any, expires: float | None = None, countdown: float | None = None
+) -> AsyncResult[Any]:
     """Queue the task registered as ``name`` with ``args`` (``expires``: seconds after which
-    a worker drops it unrun)."""
+    a worker drops it unrun; ``countdown``: seconds before a worker may run it)."""
     if eager():
-        return registered_task(name).apply_async(args, expires=expires)
-    return app.send_task(name, args=args, expires=expires)
+        return registered_task(name).apply_async(args, expires=expires, countdown=countdown)
+    return app.send_task(name, args=args, expires=expires, countdown=countdown)

@@ -15,7 +15,7 @@ from games.views import lobby_context
 def home(request: HttpRequest) -> HttpResponse:
     """The lobby for a signed-in player, the welcome page for everyone else."""
     if request.user.is_authenticated:
-        return render(request, "games/lobby.html", lobby_context(request))
+        return render(request, "games/lobby.html", lobby_context(request, request.user))
 
     return render(request, "home.html", {"watch_games": games_to_watch()})
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -149,7 +149,15 @@ class _ToActHas(Func):
     output_field = BooleanField()
     arity = 2
 
-    def as_sql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+    def as_sql(
+        self,
+        compiler: Any,
+        connection: Any,
+        function: str | None = None,
+        template: str | None = None,
+        arg_joiner: str | None = None,
+        **extra_context: Any,
+    ) -> NoReturn:
         raise NotImplementedError(f"no JSON containment for {connection.vendor}")
 
     def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:

@@ -343,7 +343,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         socket's other messages wait, so the answer comes before the frames that follow
         the move, and the move's own frame is not sent again to the mover."""
         client_id = message.get("client_id")
+        status: int
+        body: dict[str, Any]
         if self.user is not None and not MOVE_THROTTLE.allow_request(
+            # The throttle reads only these three of a request.
             SimpleNamespace(auth=self.user, user=self.user, META={})  # type: ignore[arg-type]
         ):
             status, body = (

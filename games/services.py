@@ -510,7 +510,7 @@ def seat_hand_to_bot(*, game_id: int, seat: int, bot_kind: str | None = None, re
         row.save(update_fields=["bot_kind", "resigned"])
         SeatHandover.objects.create(
             game=game,
-            seat=row.seat,
+            seat=seat,
             user=row.user,
             bot_kind=bot_kind,
             reason=reason,

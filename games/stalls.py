@@ -66,6 +66,8 @@ def bots_stalled(
     )
     found: dict[int, Stall] = {}
     for game_id, version, seat, updated_at in rows[: limit * 4]:
+        if seat is None:  # not drawn yet; seats_bot_due keeps drawn seats only
+            continue
         if game_id not in found:
             idle = (now - updated_at).total_seconds()
             found[game_id] = Stall(int(game_id), int(version), int(seat), idle)

@@ -20,6 +20,7 @@ from colorado.task_queue import queue_task
 from games.clocks.sweep import deadlines_sweep
 from games.stalls import bots_requeue
 from notifications.outbox import outbox_requeue
+from notifications.push import push_requeue
 from notifications.services import reminders_due, turn_mails_queue
 from notifications.task_names import REMINDER_MAIL
 
@@ -55,4 +56,5 @@ def _sweep() -> dict[str, int]:
         queue_task(REMINDER_MAIL, seat_id)
     outcomes["reminders"] = len(seat_ids)
     outcomes["outbox"] = outbox_requeue(now=now)
+    outcomes["pushes"] = push_requeue(now=now)
     return outcomes

@@ -42,11 +42,6 @@ def _send(groups: list[str], message: dict[str, Any]) -> None:
             log.warning("live nudge to %s failed: %s", group, exc)
 
 
-def nudge_lobby() -> None:
-    """On commit, tell every lobby socket that the open tables changed."""
-    transaction.on_commit(lambda: _send([LOBBY_GROUP], {"type": "lobby.changed"}), robust=True)
-
-
 def nudge_inbox(user_ids: set[int] | list[int]) -> None:
     """On commit, tell these users' sockets that their inbox may have changed."""
     groups = [inbox_group(uid) for uid in sorted(set(user_ids))]

@@ -9,6 +9,7 @@ key); ``outbox_requeue`` (the sweep) queues again the rows whose task was lost.
 
 from __future__ import annotations
 
+import functools
 import logging
 import smtplib
 from datetime import datetime, timedelta
@@ -41,9 +42,9 @@ def outbox_add(message: EmailMessage, *, template: str = "") -> list[OutboxMail]
     calls this answers even while SMTP is down. If the task never reaches the broker, the
     sweep finds the row a minute later (``outbox_requeue``)."""
     html = ""
-    text = message.body
+    text = str(message.body)
     if message.content_subtype == "html":
-        html, text = message.body, ""
+        html, text = text, ""
     for content, mimetype in getattr(message, "alternatives", None) or []:
         if mimetype == "text/html":
             html = str(content)
@@ -60,7 +61,7 @@ def outbox_add(message: EmailMessage, *, template: str = "") -> list[OutboxMail]
         for recipient in message.to
     ]
     for row in rows:
-        transaction.on_commit(lambda pk=row.pk: outbox_queue(pk), robust=True)
+        transaction.on_commit(functools.partial(outbox_queue, row.pk), robust=True)
     return rows
 
 

@@ -17,6 +17,7 @@ DIGESTS = "games.tasks_mail.send_digests"
 INVITATION_MAIL = "notifications.tasks.send_invitation_email"
 VACATION_MAIL = "games.tasks_mail.send_vacation_email"
 OUTBOX_MAIL = "games.tasks_mail.send_outbox_mail"
+PUSH = "notifications.tasks.send_push"
 
 RETRY_BACKOFF = 30  # seconds before the first retry (then doubling, with full jitter) …
 RETRY_BACKOFF_MAX = 3600  # … up to an hour between tries

@@ -17,7 +17,7 @@ from celery import shared_task
 from celery.utils.time import get_exponential_backoff_interval
 from django.utils import timezone
 
-from notifications import mails, outbox, owed, services
+from notifications import mails, outbox, owed, push, push_wire, services
 from notifications.task_names import (
     DIGEST_MAIL,
     DIGESTS,
@@ -25,6 +25,7 @@ from notifications.task_names import (
     INVITATION_MAIL,
     MISSED_MAIL,
     OUTBOX_MAIL,
+    PUSH,
     REMINDER_MAIL,
     RETRY_BACKOFF,
     RETRY_BACKOFF_MAX,
@@ -44,6 +45,8 @@ MAIL_TASK = {
     "soft_time_limit": 60,
     "time_limit": 75,
 }
+
+PUSH_TASK = {k: v for k, v in MAIL_TASK.items() if not k.startswith(("autoretry", "retry_"))}
 
 
 @shared_task(name=TURN_MAIL, **MAIL_TASK)
@@ -122,4 +125,21 @@ def send_outbox_mail(self: Any, mail_id: int) -> bool:
     try:
         return outbox.outbox_send(mail_id, retry_in=timedelta(seconds=countdown))
     except (smtplib.SMTPException, OSError) as exc:
+        raise self.retry(exc=exc, countdown=countdown) from exc
+
+
+@shared_task(name=PUSH, bind=True, **PUSH_TASK)
+def send_push(self: Any, message_id: int) -> bool:
+    """One Web Push (``notifications.push.push_send``): sent at most once, retried with
+    backoff while the push service is unavailable; a lost task is queued again by the
+    sweep (``push_requeue``)."""
+    countdown = get_exponential_backoff_interval(
+        factor=RETRY_BACKOFF,
+        retries=self.request.retries,
+        maximum=RETRY_BACKOFF_MAX,
+        full_jitter=True,
+    )
+    try:
+        return push.push_send(message_id, retry_in=timedelta(seconds=countdown))
+    except push_wire.PushUnavailable as exc:
         raise self.retry(exc=exc, countdown=countdown) from exc

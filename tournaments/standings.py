@@ -101,8 +101,8 @@ def standing_rows(t: Tournament) -> list[dict[str, Any]]:
         for table in res.tables:
             w = knockout_winner(table, res)
             wins[w] = wins.get(w, 0) + 1
-        for e in res.byes:
-            wins[e] = wins.get(e, 0) + 1
+        for bye in res.byes:
+            wins[bye] = wins.get(bye, 0) + 1
         for rank, (entrant_id, lost_in) in enumerate(knockout_order(t, res), start=1):
             e = by_id[entrant_id]
             rows.append(_row(rank, e, wins.get(entrant_id, 0), {"lost_in_round": lost_in}))

@@ -52,6 +52,8 @@ def deadlines_claim(*, now: datetime, limit: int = SWEEP_LIMIT) -> list[Claim]:
     )
     claims = []
     for seat_id, deadline in due:
+        if deadline is None:  # not there: ``deadline__lte`` leaves out the seats without one
+            continue
         token = now + CLAIM_LEASE
         if Seat.objects.filter(pk=seat_id, deadline=deadline).update(deadline=token):
             claims.append(Claim(seat_id, deadline, token))

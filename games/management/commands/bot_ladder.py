@@ -169,7 +169,7 @@ def _tally(slug: str, pair: tuple[User, User]) -> dict[str, int]:
     tally = {"games": 0, "a": 0, "b": 0, "draws": 0}
     finished = _pair_games(slug, pair).filter(status=Game.Status.FINISHED)
     seats = Seat.objects.filter(game__in=finished).values_list("game_id", "user_id", "final_rank")
-    ranks: dict[int, dict[int, int]] = {}
+    ranks: dict[int, dict[int, int | None]] = {}  # a seat has no rank until the end
     for game_id, user_id, rank in seats:
         ranks.setdefault(game_id, {})[user_id] = rank
     for by_user in ranks.values():
