@@ -154,6 +154,13 @@ def test_a_round_robin_of_four_people_and_two_bots_plays_to_the_end() -> None:
         assert row["tiebreaks"]["sonneborn_berger"] == _number(mine["sonneborn_berger"])
     assert [row["points"] for row in doc["standings"]] == [4, 4, 4, 2, 1, 0]
     assert doc["standings"][0]["tiebreaks"] == {"head_to_head": 1, "sonneborn_berger": 7}
+    # Each person had a mail at each round (TR-R-6): their table, and the page.
+    from django.core import mail
+
+    rounds = [m for m in mail.outbox if "Winter round robin has started" in m.subject]
+    assert len(rounds) == 5 * 4
+    assert {m.to[0] for m in rounds} == {f"{n}@example.org" for n in STRENGTHS}
+    assert all(f"/tournaments/{tid}/" in m.body and "/games/" in m.body for m in rounds)
 
 
 def test_a_swiss_of_four_people_and_two_bots_plays_to_the_end() -> None:
