@@ -8,7 +8,6 @@ import asyncio
 import contextlib
 import json
 import os
-import socket
 import subprocess
 import sys
 import threading
@@ -20,15 +19,10 @@ from typing import Any
 
 import websockets
 
+from tests.servers import free_port
 from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @contextlib.contextmanager
