@@ -43,7 +43,11 @@ def live_server(
     env = {
         **os.environ,
         "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{database_name}",
+        # Its channel, cache and task queue names are its test worker's: servers started by
+        # tests running side by side share nothing on the Redis database.
         "CHANNEL_PREFIX": channel_prefix,
+        "CACHE_PREFIX": channel_prefix,
+        "CELERY_QUEUE": channel_prefix,
         "DJANGO_ENV": "test",
         "PORT": str(port),
         "LOG_LEVEL": "WARNING",
