@@ -13,7 +13,7 @@ from pydantic import ConfigDict
 from accounts import selectors, services
 from accounts.http import AuthenticatedHttpRequest
 from accounts.models import ApiToken, User
-from colorado.api import ApiError, errors, optional_auth
+from colorado.api_kit import ApiError, errors, optional_auth
 from colorado.throttling import AddressRateThrottle
 from games.invitations import mute_set, mutes_of
 

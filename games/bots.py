@@ -33,7 +33,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
-from accounts.models import User
+from accounts.models import Rating, User
 from games.engine import LEVELS, Rules, get_rules
 from games.engine.bots import bot_names, choose_action, get_bot
 from games.models import Game, Seat
@@ -262,7 +262,6 @@ class LevelRow:
 def level_rows(title: str) -> list[LevelRow]:
     """Every level ``title`` offers with its account, rating and finished games. Reads only:
     an account is made when the level first takes a seat (``bot_account``)."""
-    from accounts.models import Rating
 
     levels = bot_levels(title)
     accounts = {

@@ -48,6 +48,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import InterfaceError, OperationalError
 from django.utils.translation import gettext as _
 
+from accounts.services import socket_ticket_user, token_user
 from colorado.throttling import UserRateThrottle
 from games import db_threads, jsontext, move_answer, move_queue, selectors
 from games.models import ChatMessage, Game
@@ -73,7 +74,6 @@ MAX_FRAME = 4096
 
 def _token_user(ticket: str, bearer: str) -> Any:
     """The user of a socket ticket (``?ticket=``) or of an ``Authorization: Bearer`` header."""
-    from accounts.services import socket_ticket_user, token_user
 
     return socket_ticket_user(ticket=ticket) if ticket else token_user(token=bearer)
 

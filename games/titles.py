@@ -24,7 +24,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
-from games.engine import Rules, get_rules, title_slugs
+from games.engine import Rules, get_rules, listed_title_slugs, title_slugs
 
 __all__ = [
     "WebTitle",
@@ -52,6 +52,10 @@ class WebTitle:
     #: The board is drawn by the server and swapped in with the panels after each update
     #: (True), or redrawn by the title's script from the socket's view (False).
     board_swaps = True
+    #: The board zooms and pans on a small screen (``static/js/board_zoom.js``): a CSS
+    #: selector of the places a player taps on it (their size decides how far a tap zooms
+    #: in), or None for a board shown as it is.
+    board_zoom: str | None = None
     #: Shown on the home page under the title's name; the how-to-play page (None: none).
     home_template: str | None = None
     how_to_play_template: str | None = None
@@ -234,8 +238,8 @@ def web_titles() -> list[WebTitle]:
 
 def default_title() -> str:
     """The title a form or a link means when it names none (setting ``DEFAULT_TITLE``,
-    else the first title with a web package, else the first title)."""
-    slugs = title_slugs()
+    else the first title of the one list with a web package, else the first title)."""
+    slugs = listed_title_slugs()
     wanted = getattr(settings, "DEFAULT_TITLE", "")
     if wanted in slugs:
         return str(wanted)

@@ -24,7 +24,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts.http import AuthenticatedHttpRequest
 from accounts.models import User
 from accounts.names import name_key
-from games import bots_only, moves, selectors, services
+from games import bots_only, moves, notes, selectors, services
 from games.clocks.seats import replace_vote_cast, replace_votes_open, seat_resign
 from games.engine import IllegalAction
 from games.errors import (
@@ -253,6 +253,11 @@ def page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "chat_form": ChatForm(),
         "away_players": _away(seat_rows),
         "may_abort": bots_only.may_abort(game=game, user=user),
+        # The player's own notepad (games.notes); None for anyone without a seat here.
+        "my_note": None
+        if my_seat_row is None
+        else notes.note_read(game_id=game.pk, user=user)["text"],
+        "note_max": notes.NOTE_MAX,
     }
     if view:
         deadlines_by_seat = _deadlines(doc)

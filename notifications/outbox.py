@@ -20,7 +20,9 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from colorado.task_queue import queue_task
 from notifications.models import OutboxMail
+from notifications.task_names import OUTBOX_MAIL
 
 log = logging.getLogger(__name__)
 
@@ -74,9 +76,7 @@ def _queue_after_commit(mail_id: int) -> Callable[[], None]:
 
 
 def outbox_queue(mail_id: int) -> None:
-    from notifications.tasks import send_outbox_mail
-
-    send_outbox_mail.delay(mail_id)
+    queue_task(OUTBOX_MAIL, mail_id)
 
 
 def _outbox_message(row: OutboxMail) -> EmailMultiAlternatives:

@@ -122,14 +122,15 @@ def new_page() -> Iterator[Callable[..., Any]]:
     errors: list[str] = []
     before = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
 
-    def make(width: int = 1280, height: int = 800) -> Any:
+    def make(width: int = 1280, height: int = 800, **context: Any) -> Any:
         if not started:
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
             started["pw"] = sync_playwright().start()
             started["browser"] = started["pw"].chromium.launch(
                 executable_path=CHROMIUM, args=CHROMIUM_ARGS
             )
-        ctx = started["browser"].new_context(viewport={"width": width, "height": height})
+        # ``context``: more of Playwright's context options (a phone: has_touch, is_mobile).
+        ctx = started["browser"].new_context(viewport={"width": width, "height": height}, **context)
         ctx.set_default_timeout(15000)
         page = ctx.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))

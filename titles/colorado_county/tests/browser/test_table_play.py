@@ -82,13 +82,19 @@ def test_the_board_is_one_tab_stop_the_arrows_move_and_focus_stays_after_a_move(
     assert page.locator(f'#board [data-cell="{start}"] .flag').count() == 1
 
 
-def test_on_a_phone_cells_are_big_enough_to_tap_and_the_button_stays_by_the_board(
+def test_on_a_phone_zoomed_cells_are_big_enough_to_tap_and_the_button_stays_by_the_board(
     asgi_server: str, new_page: Callable[..., Any], player: Callable[[str], Any]
 ) -> None:
     users = [player("alice"), player("bob")]
     game = human_table(users)
     mover, _doc = first_to_act(game, *users)
     page = open_table(new_page, asgi_server, mover, game, size=PHONE)
+    # The board opens fitted to the screen (test_phone_board.py); zoomed in, a cell is a
+    # finger wide.
+    wait_js(page, "window.BoardZoom")
+    page.click(".zoom-bar [data-zoom=in]")
+    page.click(".zoom-bar [data-zoom=in]")
+    wait_js(page, "window.BoardZoom.zoom() >= 2")
     box = page.locator('#board [data-cell="H5"] .ground').bounding_box()
     assert box
     assert box["width"] >= 40
