@@ -85,6 +85,7 @@ def inbox(*, user: Any) -> dict[str, Any]:
     others.sort(key=lambda e: -e["game"].updated_at.timestamp())
     invitations = list(_pending_invitations(user))
     for invitation in invitations:
+        # Marks for the page's template, on this page's copies of the rows.
         invitation.seats = seats_prefetch(invitation.game)  # type: ignore[attr-defined]
     return {
         "due": due,
@@ -130,6 +131,7 @@ def lobby_open_tables(*, user: Any, limit: int = 30) -> list[Game]:
         ).select_related("invited_by"):
             invited[inv.game_id] = inv.invited_by
     for game in games:
+        # Marks for the page's template, on this page's copies of the rows.
         game.invited_by = invited.get(game.pk)  # type: ignore[attr-defined]
         game.seat_list = seats_of(game)  # type: ignore[attr-defined]
         game.title_name = str(get_rules(game.title).name)  # type: ignore[attr-defined]
@@ -145,6 +147,7 @@ def games_to_watch(*, limit: int = 8) -> list[Game]:
         .order_by("-updated_at")[:limit]
     )
     for game in games:
+        # Marks for the page's template, on this page's copies of the rows.
         game.seat_list = seats_of(game)  # type: ignore[attr-defined]
         game.title_name = str(get_rules(game.title).name)  # type: ignore[attr-defined]
     return games

@@ -89,6 +89,7 @@ def lobby_context(request: HttpRequest, user: User) -> dict[str, Any]:
         my_seat = next((s for s in seats if s.user_id == user.pk), None)
         to_act = set(game.to_act or [])
         for s in seats:
+            # A mark for the lobby's template, on this page's copy of the row.
             s.to_act = s.seat is not None and s.seat in to_act  # type: ignore[attr-defined]
         my_running.append(
             {

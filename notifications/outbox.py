@@ -61,14 +61,13 @@ def outbox_add(message: EmailMessage, *, template: str = "") -> list[OutboxMail]
         for recipient in message.to
     ]
     for row in rows:
-        transaction.on_commit(_queue_on_commit(row.pk), robust=True)
+        transaction.on_commit(_queue_after_commit(row.pk), robust=True)
     return rows
 
 
-def _queue_on_commit(mail_id: int) -> Callable[[], None]:
-    """The on-commit step that queues ``mail_id``: a plain function (a robust on-commit
-    step that fails is logged by its ``__qualname__``, which ``functools.partial`` lacks:
-    a broker that was down turned the log line itself into an error)."""
+def _queue_after_commit(mail_id: int) -> Callable[[], None]:
+    """``outbox_queue(mail_id)`` as a named function for ``on_commit`` (a robust callback
+    that fails is logged under its name)."""
 
     def queue() -> None:
         outbox_queue(mail_id)
