@@ -12,4 +12,5 @@ This module imports nothing: the engine and the settings both read it.
 TITLE_PACKAGES: tuple[str, ...] = (
     "colorado_county",
     "la_conquista_del_oeste",
+    "colorado_2023",
 )

@@ -8,7 +8,7 @@ from typing import Any
 
 from games.engine import _rng
 
-from .data import ARRIVALS, CITIES, DATA, ITEMS, NB, PRISON_CITIES, distances
+from .data import ARRIVALS, CITIES, DATA, NB, PRISON_CITIES, distances
 from .state import Player, State
 
 Event = dict[str, Any]
@@ -376,7 +376,3 @@ def scores(s: State) -> list[int]:
         else:
             out.append(max(0, SCORE_TOP - 1 - _TO_ARRIVAL[p.pos]))
     return out
-
-
-def item_names() -> tuple[str, ...]:
-    return ITEMS

@@ -1,0 +1,2 @@
+"""Colorado' own tests (every title also runs the conformance suite,
+``tests/conformance/``)."""
