@@ -37,7 +37,7 @@ Action = dict[str, Any]
 
 PLAYOUT_EPSILON = 0.1
 MOVES_KEPT = 3
-HORIZON = 3
+HORIZON = 1
 PRISON_TURNS = 6.0  # a double in one roll of six
 #: Share of the per-move budget for one decision, by phase: a turn is a few town
 #: decisions (buy, work, poker, ...), the move and perhaps an action after it, so that a

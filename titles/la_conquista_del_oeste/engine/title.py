@@ -53,7 +53,7 @@ DECLARATION = Declaration(
     # no game outlasts the round limit.
     length=Length(
         unit="rounds",
-        typical={2: (17, 44), 3: (17, 34), 4: (17, 30), 5: (16, 27), 6: (16, 24)},
+        typical={2: (16, 34), 3: (16, 27), 4: (15, 23), 5: (15, 22), 6: (15, 21)},
         most=dict.fromkeys(SEATS, 80),
     ),
     bot_levels=MappingProxyType({"easy": "random", "medium": "greedy", "hard": "search"}),
