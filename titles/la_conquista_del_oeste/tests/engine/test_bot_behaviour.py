@@ -125,3 +125,13 @@ def test_the_playout_estimate_ranks_the_player_nearer_the_pacific_first() -> Non
     assert guess is not None
     assert guess[0] > guess[1]
     assert search_hooks.playout_estimate(s, s) is None  # not before the horizon
+
+
+def test_a_decision_spends_its_share_of_the_move_budget() -> None:
+    from games.engine.bots.search import SearchBot
+
+    s = _scene_with({"oxen": 0, "revolver": 0, "provisions": 0, "wagon": 0}, "st_louis")
+    assert len(search_hooks.search_actions(s, 0)) > 1
+    bot = SearchBot(seconds=None, iterations=100, stop_when_decided=False)
+    _action, stats = bot.search(G, s, 0, random.Random(1))  # noqa: S311 - the bot's dice
+    assert stats.iterations == 100 * search_hooks.BUDGET["town"]
