@@ -20,6 +20,7 @@ __all__ = [
     "determinising",
     "get_rules",
     "has_hook",
+    "listed_title_slugs",
     "playout_estimate",
     "playout_policy",
     "register",
@@ -70,6 +71,12 @@ def _titles() -> dict[str, Rules]:
 def title_slugs() -> list[str]:
     """The slugs of all registered titles, sorted."""
     return sorted(_titles())
+
+
+def listed_title_slugs() -> list[str]:
+    """The slugs in the order of the one list (``titles.TITLE_PACKAGES``: its first title is
+    the site's default), then the titles registered at run time."""
+    return list(_titles())
 
 
 def get_rules(slug: str) -> Rules:
