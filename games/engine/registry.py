@@ -25,6 +25,7 @@ __all__ = [
     "playout_policy",
     "register",
     "search_actions",
+    "search_budget",
     "title_slugs",
     "unregister",
     "validate_options",
@@ -151,6 +152,13 @@ def playout_policy(rules: Rules) -> Callable[[Any, int, Generator], Action] | No
     """The ``playout_action`` hook, or None (the search then plays uniformly)."""
     if "playout_action" in rules.declaration.hooks:
         return cast(SearchHooks, rules).playout_action
+    return None
+
+
+def search_budget(rules: Rules) -> Callable[[Any, int], float] | None:
+    """The ``search_budget`` hook, or None (every decision spends the whole budget)."""
+    if "search_budget" in rules.declaration.hooks:
+        return cast(SearchHooks, rules).search_budget
     return None
 
 
