@@ -126,14 +126,17 @@ def messages_record(
     game: Game | None = None,
     seats: dict[int, Seat] | None = None,
     version: int | None = None,
+    event: str | None = None,
 ) -> list[int]:
-    """Write a waiting push of ``kind`` for every device of ``users`` that wants it, keyed
-    ``kind:ref:device``; the ids written (none twice: a key already there is kept)."""
+    """Write a waiting push of ``kind`` for every device of ``users`` that wants it (that
+    chose ``event``, by default ``kind``), keyed ``kind:ref:device``; the ids written (none
+    twice: a key already there is kept)."""
     seats = seats or {}
+    wanted = event or kind
     subs = [
         sub
         for sub in PushSubscription.objects.filter(user_id__in=list(users))
-        if kind in (sub.events or [])
+        if wanted in (sub.events or [])
     ]
     rows = [
         PushMessage(
@@ -180,6 +183,21 @@ def turn_pushes_record(*, game: Game, seats: list[Seat]) -> None:
         transaction.on_commit(lambda: queue(ids, countdown=delay), robust=True)
 
 
+def table_pushes_record(*, game: Game, users: Iterable[int]) -> None:
+    """A "your table is ready" push (a tournament round's table, seated for them) for the
+    devices of ``users`` that take invitations; queued once the table is committed."""
+    ids = messages_record(
+        kind="table",
+        ref=str(game.pk),
+        users=users,
+        at=timezone.now(),
+        game=game,
+        event="invitation",
+    )
+    if ids:
+        transaction.on_commit(lambda: queue(ids), robust=True)
+
+
 # --- sending ------------------------------------------------------------------------------
 
 
@@ -215,6 +233,16 @@ def payload(message: PushMessage) -> dict[str, Any] | None:
         return {
             "title": _("Game over"),
             "body": _("%(title)s is over: see the final scores.") % {"title": _game_words(game)},
+            "url": url,
+            "tag": f"game-{game.pk}",
+        }
+    if message.kind == "table":
+        if game.status not in (Game.Status.OPEN, Game.Status.RUNNING):
+            return None
+        return {
+            "title": _("Your table is ready"),
+            "body": _("%(title)s: your tournament's new round has started.")
+            % {"title": _game_words(game)},
             "url": url,
             "tag": f"game-{game.pk}",
         }

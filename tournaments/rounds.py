@@ -22,6 +22,7 @@ from games.bots import stand_in_kind
 from games.clocks.seat_clock import counts_as_person
 from games.models import Game, Seat
 from games.seated import seated_table_open
+from notifications import push
 from tournaments import pairing
 from tournaments.models import Entrant, Pairing, Round, Tournament
 from tournaments.round_mail import round_mails
@@ -185,6 +186,7 @@ def _round_begin(t: Tournament, number: int, now: datetime) -> str:
         )
         Pairing.objects.create(round=current, slot=i, game=game)
         tables.update({by_id[e].user_id: game.pk for e in slot})
+        push.table_pushes_record(game=game, users=[by_id[e].user_id for e in slot])
     t.current_round = number
     t.save(update_fields=["current_round"])
     _tell_round(t, number, [by_id[e].user_id for slot in slots for e in slot])

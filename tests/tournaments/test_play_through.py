@@ -313,3 +313,44 @@ def test_refusals_have_stable_codes() -> None:
     assert no_bots.json()["code"] == "no_bots"
     assert Client().get("/api/tournaments/999999").json()["code"] == "unknown_tournament"
     assert ann.post(f"/api/tournaments/{tid}/leave").json()["code"] == "not_entered"
+
+
+def test_each_round_pushes_its_table_to_the_devices_that_take_invitations(
+    settings: Any,
+) -> None:
+    """A round's table reaches the entrants' phones (issue 45: "mails/push at each round"):
+    a device that takes invitations is told its table is ready, once per round; a device
+    that chose only turns gets its turns, not the table's news."""
+    from notifications.models import PushSubscription
+    from tests.notifications.push_service import Browser, push_service
+    from tests.notifications.test_push import subscribe
+
+    settings.PUSH_ANY_ENDPOINT = True
+    settings.PUSH_DELAY_SECONDS = 0
+    people = _people()
+    users = _users(people)
+    with push_service() as service:
+        ann_phone = Browser(service, "ann-phone")
+        subscribe(users["ann"], ann_phone, ["invitation"])
+        ben_phone = Browser(service, "ben-phone")
+        subscribe(users["ben"], ben_phone, ["turn"])
+        tid = _make(people["ann"], format="round_robin", name="Pushed round robin")
+        _enter_all(people, tid)
+        doc = people["ann"].get(f"/api/tournaments/{tid}")
+        first = list(doc["rounds"][0]["games"])
+        tables = [m for m in service.received if m.path == "/push/ann-phone"]
+        assert len(tables) == 1
+        data = ann_phone.read(tables[0])
+        assert data["title"] == "Your table is ready"
+        ann_game = int(data["url"].strip("/").split("/")[-1])
+        assert ann_game in first
+        bens = [ben_phone.read(m) for m in service.received if m.path == "/push/ben-phone"]
+        assert bens  # the tiny duel's first pick is due at once: his turn
+        assert {d["title"] for d in bens} == {"Your turn"}
+        assert PushSubscription.objects.filter(user=users["ben"]).count() == 1
+
+
+def _users(people: dict[str, Api]) -> dict[str, Any]:
+    from accounts.models import User
+
+    return {name: User.objects.get(username=name) for name in people}
