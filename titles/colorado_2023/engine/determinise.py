@@ -1,6 +1,6 @@
 """The search bot's hooks: ``determinise`` (the unseen hands and the deck rebuilt from what
 a seat knows; the others' sealed action steps dropped), the moves the search considers,
-the playouts' cheap policy, and where a playout stops to score the sheets as they stand."""
+and the playouts' policy."""
 
 from __future__ import annotations
 
@@ -9,12 +9,11 @@ from typing import Any
 
 from games.engine import Generator
 
-from . import endstep
 from .actionstep import tickable_legs
 from .cards import card_order
-from .data import REGION, colour_of, full_deck
-from .greedy_bot import rank_calls
-from .state import State
+from .data import full_deck
+from .greedy_bot import action_worth, give_worth, rank_calls
+from .state import Player, State
 
 Action = dict[str, Any]
 
@@ -62,38 +61,34 @@ def search_actions(s: State, seat: int, legal: list[Action]) -> list[Action]:
     return moves
 
 
-def playout_action(legal: list[Action], rng: Generator) -> Action:
-    """Uniform among the moves, but ``done`` only when nothing else is left (three times
-    in four), so that playouts use their actions."""
+def _me(p: Player) -> dict[str, Any]:
+    """The few fields of a seat's view the medium bot's scoring reads."""
+    return {
+        "area": p.area,
+        "hand": p.hand,
+        "nuggets": p.nuggets,
+        "legs": p.legs,
+        "flags": p.flags,
+        "tipi": p.tipi,
+        "ends": p.ends,
+    }
+
+
+def playout_action(s: State, seat: int, legal: list[Action], rng: Generator) -> Action:
+    """The medium bot's choice three times in four (scored from the state, without a
+    view), else a uniform move other than a standing answer or, if possible, "done"."""
     moves = [a for a in legal if a["type"] != "standing"]
-    busy = [a for a in moves if a["type"] != "done"]
-    if busy and rng.random() < 0.75:
+    if rng.random() < 0.25:
+        busy = [a for a in moves if a["type"] != "done"] or moves
         return busy[rng.randrange(len(busy))]
-    return moves[rng.randrange(len(moves))]
-
-
-#: Rounds a playout plays before ``playout_estimate`` scores the sheets as they stand.
-HORIZON = 2
-
-
-def estimate(start: State, s: State) -> list[float] | None:
-    """Cut a playout ``HORIZON`` rounds after it began, at the start of a round: each
-    seat's score so far plus what its sheet promises (regions under way by the share of
-    their legs ticked, play-area colours towards a set, nuggets), and a bonus for the
-    badges that bring the end nearer."""
-    if s.round - start.round < HORIZON or s.phase != "call":
-        return None
-    out = []
-    for p in s.players:
-        value = float(endstep.score(p))
-        ticked = set(p.legs)
-        for rid in p.flags:
-            r = REGION[rid]
-            done = sum(r.leg(i) in ticked for i in range(len(r.parents)))
-            if done < len(r.parents):
-                value += 0.6 * r.points * done / len(r.parents)
-        colours = Counter(colour_of(c) for c in p.area)
-        value += sum(1.5 * (k - 1) for k in colours.values() if k >= 2)
-        value += 0.3 * p.nuggets + 0.5 * len(p.badges) + 0.4 * len(p.flags)
-        out.append(value)
-    return out
+    p = s.players[seat]
+    kind = moves[0]["type"]
+    if kind == "call":
+        hands = [len(q.hand) for q in s.players]
+        ranked = rank_calls(p.area, hands, bool(tickable_legs(p)), moves)
+        return ranked[rng.randrange(min(3, len(ranked)))]
+    if kind == "give":
+        caller = s.players[s.caller].area
+        return min(moves, key=lambda a: give_worth(_me(p), caller, a["card"]))
+    me = _me(p)
+    return max(moves, key=lambda a: action_worth(me, a, {}) + rng.random() * 0.05)
