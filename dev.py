@@ -11,7 +11,9 @@ Standard library only, so it works on a bare machine with Python 3.11:
   ``REDIS_URL`` all three run inside one process (``manage.py serve``); with it they are
   three processes (uvicorn, celery worker, celery beat), and one that dies is started again
   (after a wait that grows while it keeps dying at once). Ctrl-C or SIGTERM stops everything;
-* ``test``: runs the whole pytest suite (extra arguments go to pytest).
+* ``test``: runs the whole pytest suite (extra arguments go to pytest), spread over one
+  pytest-xdist worker per processor (``TEST_WORKERS=N`` for another number, ``0`` for one
+  process).
 """
 
 from __future__ import annotations
@@ -316,13 +318,34 @@ def run() -> int:
     return supervise(parts, stop)
 
 
+#: pytest options that choose how the tests are spread (or that need one process): given
+#: any (or ``-p no:xdist``), ``test`` adds none of its own.
+XDIST_CHOICES = ("-n", "--numprocesses", "--dist", "--pdb", "--trace")
+
+
+def parallel_args(args: list[str], env: dict[str, str]) -> list[str]:
+    """pytest-xdist's options for ``test``: ``TEST_WORKERS`` processes (``auto``: one per
+    processor), each with a test database of its own; the tests of one ``xdist_group`` (a
+    module's private servers, the fault drills) run in one process, one after another
+    (``--dist loadgroup``). None when the arguments already say how to run, or with
+    ``TEST_WORKERS=0`` (one process, as plain pytest)."""
+    workers = env.get("TEST_WORKERS", "auto").strip() or "auto"
+    if workers != "auto" and not workers.isdigit():
+        sys.exit(f"TEST_WORKERS must be a number of processes or auto, not {workers!r}")
+    chosen = any(a.startswith(XDIST_CHOICES) or a.endswith("no:xdist") for a in args)
+    if workers == "0" or chosen:
+        return []
+    return ["-n", workers, "--dist", "loadgroup"]
+
+
 def test(args: list[str]) -> int:
     ensure_env()
     compile_catalogues()
     build_engine()
     env = base_env()
     env.setdefault("DJANGO_ENV", "test")
-    return subprocess.call([str(PY), "-m", "pytest", *args], env=env, cwd=ROOT)
+    pytest_args = [*parallel_args(args, env), *args]
+    return subprocess.call([str(PY), "-m", "pytest", *pytest_args], env=env, cwd=ROOT)
 
 
 def main(argv: list[str]) -> int:

@@ -26,7 +26,7 @@ class SiteUserAdmin(UserAdmin):
     list_display = ("username", "email", "display_name", "is_bot", "is_staff", "date_joined")
     list_filter = ("is_bot", "is_staff", "is_active")
     fieldsets = (
-        *UserAdmin.fieldsets,
+        *(UserAdmin.fieldsets or ()),
         (
             _("Site"),
             {"fields": ("display_name", "time_zone", "language", "is_bot", "bot_kind")},

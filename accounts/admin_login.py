@@ -15,6 +15,7 @@ from typing import Any
 
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 from accounts.services import TooManyAttempts, email_verified, password_check
@@ -36,6 +37,8 @@ class AdminLoginForm(AdminAuthenticationForm):
         password = self.cleaned_data.get("password")
         if username is None or not password:
             return self.cleaned_data
+        if self.request is None:  # the admin's login view always passes it
+            raise ImproperlyConfigured("AdminLoginForm needs the request (for the throttles)")
         try:
             user = password_check(
                 request=self.request, username=username, password=password, by_address=True

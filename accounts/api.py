@@ -11,8 +11,9 @@ from ninja import Field, Router, Schema, Status
 from pydantic import ConfigDict
 
 from accounts import selectors, services
+from accounts.http import AuthenticatedHttpRequest
 from accounts.models import ApiToken, User
-from colorado.api import ApiError, errors, optional_auth
+from colorado.api_kit import ApiError, errors, optional_auth
 from colorado.throttling import AddressRateThrottle
 from games.invitations import mute_set, mutes_of
 
@@ -76,8 +77,8 @@ class TokenOut(Schema):
 
 
 @router.get("/me/tokens", response=list[TokenOut], summary="My API tokens (without secrets)")
-def me_tokens(request: HttpRequest) -> list[ApiToken]:
-    return services.token_list(user=request.user)  # type: ignore[arg-type]
+def me_tokens(request: AuthenticatedHttpRequest) -> list[ApiToken]:
+    return services.token_list(user=request.user)
 
 
 @router.delete(
@@ -85,8 +86,8 @@ def me_tokens(request: HttpRequest) -> list[ApiToken]:
     response={204: None},
     summary="Revoke one of my API tokens; it stops working at once",
 )
-def me_token_revoke(request: HttpRequest, token_id: int) -> Status[None]:
-    if services.token_revoke(user=request.user, token_id=token_id) is None:  # type: ignore[arg-type]
+def me_token_revoke(request: AuthenticatedHttpRequest, token_id: int) -> Status[None]:
+    if services.token_revoke(user=request.user, token_id=token_id) is None:
         raise ApiError(404, "unknown_token", _("You have no such token."))
     return Status(204, None)
 
@@ -101,10 +102,10 @@ class SocketTicketResponse(Schema):
     response={200: SocketTicketResponse},
     summary="A single-use ticket to open a game socket (/ws/games/{id}/?ticket=…)",
 )
-def socket_ticket(request: HttpRequest) -> dict[str, Any]:
+def socket_ticket(request: AuthenticatedHttpRequest) -> dict[str, Any]:
     """Sockets cannot carry a long-lived token in the URL (access logs keep URLs): the
     client trades its session or bearer token here for a ticket good for one handshake."""
-    ticket = services.socket_ticket_create(user=request.user)  # type: ignore[arg-type]
+    ticket = services.socket_ticket_create(user=request.user)
     return {"ticket": ticket, "expires_in": services.SOCKET_TICKET_SECONDS}
 
 
@@ -137,16 +138,16 @@ class SettingsIn(Schema):
 
 
 @router.get("/me/settings", response=SettingsOut, summary="My profile and notification settings")
-def me_settings(request: HttpRequest) -> dict[str, Any]:
-    return selectors.user_settings(user=request.user)  # type: ignore[arg-type]
+def me_settings(request: AuthenticatedHttpRequest) -> dict[str, Any]:
+    return selectors.user_settings(user=request.user)
 
 
 @router.put("/me/settings", response=SettingsOut, summary="Change my settings")
-def me_settings_update(request: HttpRequest, payload: SettingsIn) -> dict[str, Any]:
+def me_settings_update(request: AuthenticatedHttpRequest, payload: SettingsIn) -> dict[str, Any]:
     user = request.user
     changes = payload.model_dump(exclude_unset=True)
     vacation = changes.pop("vacation_days", None)
-    if vacation is not None and vacation != user.vacation_days:  # type: ignore[union-attr]
+    if vacation is not None and vacation != user.vacation_days:
         raise ApiError(
             400,
             "read_only",
@@ -156,10 +157,10 @@ def me_settings_update(request: HttpRequest, payload: SettingsIn) -> dict[str, A
         if field in changes and changes[field] is None:
             raise ApiError(400, "bad_request", _("%(field)s cannot be null.") % {"field": field})
     try:
-        services.user_settings_update(user=user, changes=changes)  # type: ignore[arg-type]
+        services.user_settings_update(user=user, changes=changes)
     except services.SettingsError as exc:
         raise ApiError(400, "invalid_setting", exc.message, field=exc.field) from None
-    return selectors.user_settings(user=user)  # type: ignore[arg-type]
+    return selectors.user_settings(user=user)
 
 
 # --- /api/me/mutes: the inviters a player takes no invitations from ----------------------
@@ -175,10 +176,9 @@ class MuteOut(Schema):
 
 
 @router.get("/me/mutes", response=list[MuteOut], summary="The players I take no invitations from")
-def me_mutes(request: HttpRequest) -> list[dict[str, Any]]:
+def me_mutes(request: AuthenticatedHttpRequest) -> list[dict[str, Any]]:
     return [
-        {"username": u.username, "display_name": u.shown_name}
-        for u in mutes_of(user=request.user)  # type: ignore[arg-type]
+        {"username": u.username, "display_name": u.shown_name} for u in mutes_of(user=request.user)
     ]
 
 
@@ -188,9 +188,9 @@ def me_mutes(request: HttpRequest) -> list[dict[str, Any]]:
     openapi_extra=errors(404),
     summary="Take no more invitations from a player",
 )
-def me_mute(request: HttpRequest, payload: MuteIn) -> Status[dict[str, Any]]:
+def me_mute(request: AuthenticatedHttpRequest, payload: MuteIn) -> Status[dict[str, Any]]:
     player = _user_or_404(payload.username)
-    mute_set(user=request.user, muted=player, on=True)  # type: ignore[arg-type]
+    mute_set(user=request.user, muted=player, on=True)
     return Status(201, {"username": player.username, "display_name": player.shown_name})
 
 
@@ -200,8 +200,8 @@ def me_mute(request: HttpRequest, payload: MuteIn) -> Status[dict[str, Any]]:
     openapi_extra=errors(404),
     summary="Take invitations from a player again",
 )
-def me_unmute(request: HttpRequest, username: str) -> Status[None]:
-    mute_set(user=request.user, muted=_user_or_404(username), on=False)  # type: ignore[arg-type]
+def me_unmute(request: AuthenticatedHttpRequest, username: str) -> Status[None]:
+    mute_set(user=request.user, muted=_user_or_404(username), on=False)
     return Status(204, None)
 
 

@@ -26,7 +26,7 @@ class UserPreferencesMiddleware:
             language = user.language
             if language and language in dict(settings.LANGUAGES):
                 translation.activate(language)
-                request.LANGUAGE_CODE = language  # type: ignore[attr-defined]
+                request.LANGUAGE_CODE = language
             try:
                 timezone.activate(zoneinfo.ZoneInfo(user.time_zone or "UTC"))
             except (zoneinfo.ZoneInfoNotFoundError, ValueError):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,7 +49,7 @@ def user_ratings(*, user: User) -> list[Rating]:
     return list(Rating.objects.filter(user=user).order_by("game"))
 
 
-def _visible_ids(viewer: Any) -> QuerySet[Game]:
+def _visible_ids(viewer: Any) -> QuerySet[Game, Mapping[str, object]]:
     """The ids of the games ``viewer`` may watch (``games.selectors.can_watch`` as a
     subquery): what a profile, its statistics, its rating history and its recent
     opponents may be built from. An invitation-only table is its players' and invitees'

@@ -166,7 +166,7 @@ def password_check(
     if user is None or not user.is_active:
         return None
     usage.rollback()
-    return user  # type: ignore[return-value]
+    return user
 
 
 def email_verified(*, user: User) -> bool:

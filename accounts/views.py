@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 from accounts import selectors, services
 from accounts.charts import rating_chart
 from accounts.forms import SettingsForm
+from accounts.http import AuthenticatedHttpRequest
 from accounts.models import Rating, RatingChange, User
 from accounts.ratings import leaderboard_rows
 from games.engine import get_rules, title_slugs
@@ -30,22 +31,22 @@ def _title_or_404(slug: str) -> str:
 
 
 @login_required
-def settings_view(request: HttpRequest) -> HttpResponse:
+def settings_view(request: AuthenticatedHttpRequest) -> HttpResponse:
     user = request.user
     if request.method == "POST":
-        form = SettingsForm(request.POST, user=user)  # type: ignore[arg-type]
+        form = SettingsForm(request.POST, user=user)
         if form.is_valid():
             form.save()
             messages.success(request, _("Your settings are saved."))
             return redirect("settings")
     else:
-        form = SettingsForm(user=user)  # type: ignore[arg-type]
+        form = SettingsForm(user=user)
     return render(
         request,
         "accounts/settings.html",
         {
             "form": form,
-            "tokens": services.token_list(user=user),  # type: ignore[arg-type]
+            "tokens": services.token_list(user=user),
             "token_days": settings.API_TOKEN_DAYS,
             "now": timezone.now(),
         },
@@ -54,10 +55,10 @@ def settings_view(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+def token_revoke(request: AuthenticatedHttpRequest, token_id: int) -> HttpResponse:
     """Revoke one of my API tokens from the settings page (a form post with CSRF); another
     player's token id is a 404 like an unknown one."""
-    row = services.token_revoke(user=request.user, token_id=token_id)  # type: ignore[arg-type]
+    row = services.token_revoke(user=request.user, token_id=token_id)
     if row is None:
         raise Http404(_("You have no such token."))
     messages.success(
@@ -130,7 +131,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "finished": finished_rows,
             "opponents": selectors.recent_opponents(user=player, viewer=viewer),
             "may_mute": viewer.is_authenticated and viewer.pk != player.pk and not player.is_bot,
-            "muted": viewer.is_authenticated and is_muted(user=viewer, muted=player),  # type: ignore[arg-type]
+            "muted": viewer.is_authenticated and is_muted(user=viewer, muted=player),
         },
     )
 

@@ -18,7 +18,7 @@ def language_set(request: HttpRequest) -> HttpResponse:
     language = request.POST.get("language", "")
     if language in dict(settings.LANGUAGES) and request.user.is_authenticated:
         services.user_settings_update(
-            user=request.user,  # type: ignore[arg-type]
+            user=request.user,
             changes={"language": language},
         )
     # Django's own view checks the language and the ``next`` address, and sets the cookie.

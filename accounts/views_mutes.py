@@ -5,18 +5,19 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.http import AuthenticatedHttpRequest
 from accounts.models import User
 from games.invitations import mute_set
 
 
-def _toggle(request: HttpRequest, username: str, *, on: bool) -> HttpResponse:
+def _toggle(request: AuthenticatedHttpRequest, username: str, *, on: bool) -> HttpResponse:
     player = get_object_or_404(User, username=username, is_active=True)
-    mute_set(user=request.user, muted=player, on=on)  # type: ignore[arg-type]
+    mute_set(user=request.user, muted=player, on=on)
     if on:
         messages.success(request, _("You take no more invitations from this player."))
     else:
@@ -26,11 +27,11 @@ def _toggle(request: HttpRequest, username: str, *, on: bool) -> HttpResponse:
 
 @login_required
 @require_POST
-def mute(request: HttpRequest, username: str) -> HttpResponse:
+def mute(request: AuthenticatedHttpRequest, username: str) -> HttpResponse:
     return _toggle(request, username, on=True)
 
 
 @login_required
 @require_POST
-def unmute(request: HttpRequest, username: str) -> HttpResponse:
+def unmute(request: AuthenticatedHttpRequest, username: str) -> HttpResponse:
     return _toggle(request, username, on=False)

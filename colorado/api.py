@@ -19,7 +19,7 @@ from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
-from ninja import NinjaAPI, Schema
+from ninja import NinjaAPI
 from ninja.errors import (
     AuthenticationError,
     AuthorizationError,
@@ -29,104 +29,26 @@ from ninja.errors import (
 )
 from ninja.openapi.schema import OpenAPISchema
 from ninja.operation import Operation
-from ninja.security import HttpBearer, SessionAuth
 from ninja.types import DictStrAny
-from ninja.utils import check_csrf
 
+from accounts.api import router as accounts_router
+from colorado.api_kit import (
+    BODY_METHODS,
+    ERROR_REF,
+    ERRORS_KEY,
+    STATUS_CODES,
+    ApiError,
+    Error,
+    anonymous,
+    signed_in,
+)
 from colorado.throttling import AnonymousRateThrottle, UserRateThrottle
+from games.api import router as games_router
+from games.api_clock import router as clock_router
+from games.api_notes import router as notes_router
 from games.errors import GameError, error_body
-
-
-class ApiError(HttpError):
-    """An error with a stable ``code`` and a sentence for a person. An endpoint's own
-    refusals (bad parameters, unknown user); a service's ``GameError`` needs no wrapping
-    (``on_game_error``), unless the answer adds the caller's document (``ApiError.of``)."""
-
-    def __init__(self, status_code: int, code: str, message: str, **extra: Any) -> None:
-        super().__init__(status_code, message)
-        self.code = code
-        self.message = message
-        self.extra = extra
-
-    @classmethod
-    def of(cls, exc: GameError, *, current: dict[str, Any] | None = None) -> ApiError:
-        """``exc`` answered as on every surface (``games.errors.error_body``)."""
-        return cls(exc.status, **error_body(exc, current=current))
-
-
-class BearerAuth(HttpBearer):
-    def authenticate(self, request: HttpRequest, token: str) -> Any:
-        from accounts.services import token_user
-
-        user = token_user(token=token)
-        if user is not None:
-            request.user = user
-        return user
-
-
-class SessionCsrfAuth(SessionAuth):
-    """The session cookie, with Django's CSRF check once there is a signed-in session.
-
-    ninja checks CSRF before it looks at the session, so an anonymous write (a script that
-    has not signed in) was told 403 "CSRF check Failed" instead of 401 ``not_signed_in``.
-    Without a signed-in session there is nothing for a forged request to borrow, so the
-    check applies only with one, and a miss answers 403 ``csrf_failed``."""
-
-    def _get_key(self, request: HttpRequest) -> str | None:
-        if not request.user.is_authenticated:
-            return None
-        if not getattr(request, "_ninja_csrf_exempt", False) and check_csrf(request):
-            raise ApiError(
-                403,
-                "csrf_failed",
-                _("The CSRF token is missing or wrong; reload the page and try again."),
-            )
-        return request.COOKIES.get(self.param_name)
-
-
-bearer_auth = BearerAuth()
-session_auth = SessionCsrfAuth()
-# Endpoints that a signed-out visitor may also call use ``optional_auth``.
-signed_in = [bearer_auth, session_auth]
-
-
-def _anonymous(request: HttpRequest) -> bool:
-    return True
-
-
-optional_auth = [bearer_auth, session_auth, _anonymous]
-
-STATUS_CODES = {
-    400: "bad_request",
-    401: "not_signed_in",
-    403: "forbidden",
-    404: "not_found",
-    405: "method_not_allowed",
-    409: "conflict",
-    413: "too_large",
-    422: "illegal_action",
-    429: "throttled",
-    503: "unavailable",
-}
-
-
-class Error(Schema):
-    """Every error answer: a stable code for programs, a sentence for people; some errors
-    add fields (a stale version's ``current`` document)."""
-
-    code: str
-    message: str
-
-
-ERROR_REF = {"$ref": "#/components/schemas/Error"}
-ERRORS_KEY = "x-error-statuses"
-BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-
-
-def errors(*statuses: int) -> DictStrAny:
-    """``openapi_extra`` for an endpoint's own error statuses (409, 422, a 401 of an
-    endpoint that admits anonymous callers), beside those ``Api`` adds to all."""
-    return {ERRORS_KEY: list(statuses)}
+from tournaments.api import router as tournaments_router
+from webhooks.api import router as webhooks_router
 
 
 class _ErrorsInSchema(OpenAPISchema):
@@ -138,7 +60,7 @@ class _ErrorsInSchema(OpenAPISchema):
         if "{" in operation.path:
             statuses.add(404)
         callbacks = list(operation.auth_callbacks)
-        if _anonymous not in callbacks:
+        if anonymous not in callbacks:
             statuses.add(401)  # not signed in, or (the token endpoint) bad credentials
             if callbacks:
                 statuses.add(403)  # CSRF, not a player, not your seat
@@ -275,14 +197,9 @@ def not_found(request: HttpRequest, rest: str = "") -> HttpResponse:
     return error_response(request, 404, "not_found", _("There is nothing here."))
 
 
-def _register_routers() -> None:
-    from accounts.api import router as accounts_router
-    from games.api import router as games_router
-    from games.api_clock import router as clock_router
-
-    api.add_router("/", accounts_router)
-    api.add_router("/", games_router)
-    api.add_router("/", clock_router)
-
-
-_register_routers()
+api.add_router("/", accounts_router)
+api.add_router("/", games_router)
+api.add_router("/", clock_router)
+api.add_router("/", notes_router)
+api.add_router("/", webhooks_router)
+api.add_router("/", tournaments_router)

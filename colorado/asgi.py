@@ -13,6 +13,7 @@ django_asgi_app = pooled_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
+from django.core.handlers.asgi import ASGIHandler  # noqa: E402
 
 from colorado.client_address import ClientAddress  # noqa: E402
 from colorado.routing import websocket_urlpatterns  # noqa: E402
@@ -22,7 +23,7 @@ if not settings.PRODUCTION:
     # Locally, serve /static/ natively under ASGI (WhiteNoise does it in production).
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
-    http_app = ASGIStaticFilesHandler(django_asgi_app)
+    http_app: ASGIHandler = ASGIStaticFilesHandler(django_asgi_app)
 else:
     http_app = django_asgi_app
 

@@ -264,7 +264,17 @@ def secret_key(name: str, *, production: bool, data_dir: Path) -> str:
         raise ImproperlyConfigured(f"{name} must be set when DJANGO_ENV=production.")
     path = data_dir / "secret_key"
     if not path.exists():
+        # Written whole under another name, then linked into place: of processes starting
+        # at once (test workers, the parts of ``dev.py run``) one makes it and every one
+        # reads that one, never a half-written or overwritten file.
         data_dir.mkdir(parents=True, exist_ok=True)
-        path.write_text(secrets.token_urlsafe(64))
-        path.chmod(0o600)
+        draft = data_dir / f".secret_key.{os.getpid()}"
+        draft.write_text(secrets.token_urlsafe(64))
+        draft.chmod(0o600)
+        try:
+            os.link(draft, path)
+        except FileExistsError:
+            pass
+        finally:
+            draft.unlink()
     return path.read_text().strip()

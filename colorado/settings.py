@@ -58,6 +58,8 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "notifications",
+    "webhooks",
+    "tournaments",
     *TITLE_APPS,
 ]
 
@@ -224,6 +226,10 @@ SOCKETS_PER_ADDRESS = env.env_int("SOCKETS_PER_ADDRESS", 50, minimum=2)
 # so a socket that missed a message (channel layer down) catches up (games/consumers.py).
 SOCKET_RESYNC_SECONDS = env.env_int("SOCKET_RESYNC_SECONDS", 5, minimum=1)
 
+# The queue the worker takes tasks from and everything is sent to. Two sites sharing one
+# Redis database need different ones, as they need other CHANNEL_PREFIX and CACHE_PREFIX
+# values (the tests run several sites at once on one Redis database).
+CELERY_TASK_DEFAULT_QUEUE = env.env_str("CELERY_QUEUE", "celery")
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_BACKEND = None
@@ -300,6 +306,14 @@ BOT_WORK_PER_ACCOUNT = env.env_int("BOT_WORK_PER_ACCOUNT", 1, minimum=1)
 BOT_WORK_BOTS_ONLY = env.env_int("BOT_WORK_BOTS_ONLY", 1, minimum=1)
 INVITATIONS_PER_HOUR = env.env_int("INVITATIONS_PER_HOUR", 30, minimum=1)
 INVITATIONS_PER_INVITEE = env.env_int("INVITATIONS_PER_INVITEE", 5, minimum=1)
+# Webhooks (docs/webhooks.md): hooks per account; whether a hook may point at a private,
+# loopback or link-local address (only for tests and local development); how long a
+# process trusts its list of accounts that have hooks.
+WEBHOOKS_PER_ACCOUNT = env.env_int("WEBHOOKS_PER_ACCOUNT", 5, minimum=1)
+WEBHOOKS_ALLOW_PRIVATE = env.env_bool("WEBHOOKS_ALLOW_PRIVATE", False)
+WEBHOOKS_OWNERS_SECONDS = env.env_int("WEBHOOKS_OWNERS_SECONDS", 30, minimum=0)
+# Tournaments a player (not an admin) may have taking entries or under way at once.
+TOURNAMENTS_PER_PLAYER = env.env_int("TOURNAMENTS_PER_PLAYER", 3, minimum=1)
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 # Task modules that ``autodiscover_tasks`` (which only finds ``<app>.tasks``) would miss.
@@ -314,6 +328,16 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Missed deadlines, vacation days and reminders (docs/clocks.md).
     "sweep-deadlines": {
         "task": "games.tasks_clock.sweep_deadlines",
+        "schedule": float(env.env_int("SWEEP_SECONDS", 60, minimum=1)),
+    },
+    # Webhook deliveries whose task was lost (docs/webhooks.md).
+    "sweep-webhooks": {
+        "task": "webhooks.tasks.sweep_deliveries",
+        "schedule": float(env.env_int("SWEEP_SECONDS", 60, minimum=1)),
+    },
+    # Tournaments: rounds start, late tables are played out (docs/tournaments.md).
+    "sweep-tournaments": {
+        "task": "tournaments.tasks.sweep_tournaments",
         "schedule": float(env.env_int("SWEEP_SECONDS", 60, minimum=1)),
     },
     # Runs hourly; each digest reader gets one mail a day, at 07:00 in their time zone.
@@ -337,6 +361,17 @@ API_TOKEN_CACHE_SECONDS = env.env_int("API_TOKEN_CACHE_SECONDS", 60, minimum=0)
 # How long a new API token works; its owner can revoke it sooner on the settings page.
 API_TOKEN_DAYS = env.env_int("API_TOKEN_DAYS", 90, minimum=1)
 TURN_EMAIL_DELAY_SECONDS = env.env_int("TURN_EMAIL_DELAY_SECONDS", 120, minimum=0)
+# Web Push (issue 43, notifications/push.py): a turn is pushed this long after the move (a
+# player watching the table sees it live and gets nothing), and while a device pushes the
+# player's turns the "your turn" mail waits this long, so that an answered push sends none.
+PUSH_DELAY_SECONDS = env.env_int("PUSH_DELAY_SECONDS", 20, minimum=0)
+PUSH_MAIL_DELAY_SECONDS = env.env_int("PUSH_MAIL_DELAY_SECONDS", 3600, minimum=0)
+# The VAPID key (a PEM); empty: DATA_DIR/vapid_private.pem, made at first use. Its subject
+# (a mailto: or https: address the push services may contact): empty, DEFAULT_FROM_EMAIL.
+VAPID_PRIVATE_KEY = env.env_str("VAPID_PRIVATE_KEY", "")
+VAPID_SUBJECT = env.env_str("VAPID_SUBJECT", "")
+# Tests only: accept a push endpoint other than the browsers' push services.
+PUSH_ANY_ENDPOINT = env.env_bool("PUSH_ANY_ENDPOINT", False)
 DEFAULT_FROM_EMAIL = env.env_str("DEFAULT_FROM_EMAIL", f"{SITE_SHORT_NAME} <noreply@{_site_host}>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 

@@ -49,7 +49,7 @@ class GuardedHttpToolsProtocol(HttpToolsProtocol):
             self.logger.info("Closed a connection whose request arrived too slowly.")
             transport.close()
 
-    def connection_made(self, transport: Any) -> None:  # type: ignore[override]
+    def connection_made(self, transport: Any) -> None:
         super().connection_made(transport)
         self._arm(HEADER_SECONDS)
 

@@ -2,11 +2,12 @@ from allauth.account import views as allauth_views
 from django.contrib import admin
 from django.urls import include, path, re_path
 
-from colorado import views
+from colorado import views, views_app
 from colorado.api import api
 from colorado.api import not_found as api_not_found
 from games import views as game_views
 from games import views_bots
+from notifications import push_views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -16,10 +17,15 @@ urlpatterns = [
     path("bots/", views_bots.bots_page, name="bots"),
     path("healthz", views.healthz, name="healthz"),
     path("favicon.ico", views.favicon, name="favicon"),
+    path("sw.js", push_views.service_worker, name="service_worker"),
+    path("manifest.webmanifest", views_app.manifest, name="manifest"),
+    path("offline/", views_app.offline, name="offline"),
     # The old names of the sign-in and sign-out pages; allauth serves both.
     path("accounts/login/", allauth_views.login, name="login"),
     path("accounts/logout/", allauth_views.logout, name="logout"),
     path("accounts/", include("allauth.urls")),
+    path("", include("webhooks.urls")),
+    path("tournaments/", include("tournaments.urls")),
     path("", include("accounts.urls")),
     path("api/", api.urls),
     # Anything else under /api/: the API's JSON 404 (colorado.api.not_found).

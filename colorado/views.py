@@ -6,15 +6,16 @@ from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from colorado.tasks import HEARTBEAT_KEY
+from games.selectors_inbox import games_to_watch
+from games.views import lobby_context
+
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     """The lobby for a signed-in player, the welcome page for everyone else."""
     if request.user.is_authenticated:
-        from games.views import lobby_context
-
-        return render(request, "games/lobby.html", lobby_context(request))
-    from games.selectors_inbox import games_to_watch
+        return render(request, "games/lobby.html", lobby_context(request, request.user))
 
     return render(request, "home.html", {"watch_games": games_to_watch()})
 
@@ -30,8 +31,6 @@ def healthz(request: HttpRequest) -> JsonResponse:
     except DatabaseError:
         return JsonResponse({"ok": False, "database": "unreachable"}, status=503)
     from django.core.cache import cache
-
-    from colorado.tasks import HEARTBEAT_KEY
 
     return JsonResponse({"ok": True, "scheduler_heartbeat": cache.get(HEARTBEAT_KEY)})
 

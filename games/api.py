@@ -13,7 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from ninja import Field, Query, Router, Schema, Status
 
-from colorado.api import ApiError, errors, optional_auth, signed_in
+from colorado.api_kit import ApiError, errors, optional_auth, signed_in
 from colorado.throttling import AnonymousRateThrottle, UserRateThrottle
 from games import (
     bots_only,

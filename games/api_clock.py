@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest
 from ninja import Router, Schema
 
+from accounts.http import AuthenticatedHttpRequest
 from games.clocks.seats import replace_vote_cast, seat_resign
 
 router = Router(tags=["clocks"])
@@ -31,7 +31,9 @@ class ResignOut(Schema):
 
 
 @router.post("/games/{game_id}/replace_vote", response=ReplaceVoteOut)
-def replace_vote(request: HttpRequest, game_id: int, payload: ReplaceVoteIn) -> dict[str, Any]:
+def replace_vote(
+    request: AuthenticatedHttpRequest, game_id: int, payload: ReplaceVoteIn
+) -> dict[str, Any]:
     """Vote to hand a seat whose player missed two deadlines to the bot. A strict majority of
     the other players replaces them. Voting again changes nothing."""
     count = replace_vote_cast(game_id=game_id, voter=request.user, seat=payload.seat)
@@ -44,7 +46,7 @@ def replace_vote(request: HttpRequest, game_id: int, payload: ReplaceVoteIn) -> 
 
 
 @router.post("/games/{game_id}/resign", response=ResignOut)
-def resign(request: HttpRequest, game_id: int) -> dict[str, Any]:
+def resign(request: AuthenticatedHttpRequest, game_id: int) -> dict[str, Any]:
     """Give up: the bot plays your seat to the end; you are ranked last."""
     seat = seat_resign(game_id=game_id, user=request.user)
     return {"seat": seat.seat, "resigned": seat.resigned}

@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -33,7 +33,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
-from accounts.models import User
+from accounts.models import Rating, User
 from games.engine import LEVELS, Rules, get_rules
 from games.engine.bots import bot_names, choose_action, get_bot
 from games.models import Game, Seat
@@ -149,7 +149,15 @@ class _ToActHas(Func):
     output_field = BooleanField()
     arity = 2
 
-    def as_sql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+    def as_sql(
+        self,
+        compiler: Any,
+        connection: Any,
+        function: str | None = None,
+        template: str | None = None,
+        arg_joiner: str | None = None,
+        **extra_context: Any,
+    ) -> NoReturn:
         raise NotImplementedError(f"no JSON containment for {connection.vendor}")
 
     def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
@@ -254,7 +262,6 @@ class LevelRow:
 def level_rows(title: str) -> list[LevelRow]:
     """Every level ``title`` offers with its account, rating and finished games. Reads only:
     an account is made when the level first takes a seat (``bot_account``)."""
-    from accounts.models import Rating
 
     levels = bot_levels(title)
     accounts = {

@@ -48,6 +48,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import InterfaceError, OperationalError
 from django.utils.translation import gettext as _
 
+from accounts.services import socket_ticket_user, token_user
 from colorado.throttling import UserRateThrottle
 from games import db_threads, jsontext, move_answer, move_queue, selectors
 from games.models import ChatMessage, Game
@@ -73,7 +74,6 @@ MAX_FRAME = 4096
 
 def _token_user(ticket: str, bearer: str) -> Any:
     """The user of a socket ticket (``?ticket=``) or of an ``Authorization: Bearer`` header."""
-    from accounts.services import socket_ticket_user, token_user
 
     return socket_ticket_user(ticket=ticket) if ticket else token_user(token=bearer)
 
@@ -343,7 +343,10 @@ class GameConsumer(AsyncWebsocketConsumer):
         socket's other messages wait, so the answer comes before the frames that follow
         the move, and the move's own frame is not sent again to the mover."""
         client_id = message.get("client_id")
+        status: int
+        body: dict[str, Any]
         if self.user is not None and not MOVE_THROTTLE.allow_request(
+            # The throttle reads only these three of a request.
             SimpleNamespace(auth=self.user, user=self.user, META={})  # type: ignore[arg-type]
         ):
             status, body = (

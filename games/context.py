@@ -7,18 +7,14 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest
 
+from games.selectors_inbox import inbox_count
 from games.titles import web_titles
 
 
 def site(request: HttpRequest) -> dict[str, Any]:
     user = getattr(request, "user", None)
-    if user is not None and user.is_authenticated:
-        from games.selectors_inbox import inbox_count
-
-        # The header's "N games waiting for you" (kept live by static/js/inbox.js).
-        inbox = inbox_count(user=user)
-    else:
-        inbox = 0
+    # The header's "N games waiting for you" (kept live by static/js/inbox.js).
+    inbox = inbox_count(user=user) if user is not None and user.is_authenticated else 0
     return {
         "inbox_count": inbox,
         "site_name": settings.SITE_NAME,

@@ -51,7 +51,8 @@ def size() -> int:
     PostgreSQL's pool, 4 otherwise (SQLite, or the pool turned off)."""
     from django.conf import settings
 
-    pool = settings.DATABASES["default"].get("OPTIONS", {}).get("pool")
+    options = settings.DATABASES["default"].get("OPTIONS")
+    pool = options.get("pool") if isinstance(options, dict) else None
     if isinstance(pool, dict) and pool.get("max_size"):
         return int(pool["max_size"])
     return 4

@@ -75,7 +75,7 @@ class NewTableForm(forms.Form):
         except KeyError:
             self.web = web_title(default_title())
         rules = self.web.rules
-        fields: dict[str, Any] = self.fields  # type: ignore[has-type]
+        fields: dict[str, Any] = self.fields
         fields["title"].initial = self.web.slug
         fields["players"].choices = [
             (n, str(n)) for n in range(rules.min_players, rules.max_players + 1)

@@ -23,3 +23,12 @@ def chat_allowed(request: HttpRequest) -> bool:
     """Whether the signed-in caller of ``request`` may say one more chat line now (and
     count it). The API's chat endpoint uses the same throttle (``games.api``)."""
     return bool(chat_throttle.allow_request(request))
+
+
+#: Saves of private notes (``games.notes.NOTE_RATE``), the page's and the API's together.
+note_throttle = UserRateThrottle("120/min", scope="notes")
+
+
+def note_allowed(request: HttpRequest) -> bool:
+    """Whether the signed-in caller may save a note once more now (and count it)."""
+    return bool(note_throttle.allow_request(request))

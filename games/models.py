@@ -291,3 +291,23 @@ class InvitationMute(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} mutes {self.muted_id}"
+
+
+class GameNote(models.Model):
+    """A player's private notepad at one table (``games.notes``): only its writer ever
+    reads it. No document, frame, log, export, replay, mail, admin list or error message
+    carries its text; it stays after the game ends."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    text = models.TextField(blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="gamenote_unique_writer"),
+        ]
+
+    def __str__(self) -> str:
+        # Never the text: a log line or an error that prints the row shows no note.
+        return f"note of {self.user_id} at game {self.game_id}"

@@ -110,10 +110,8 @@ def _read_with(
     their foreign key ``related`` along (cached on each instance, as ``select_related``
     would; ``outer`` for a nullable key). Only ``model``'s rows are locked, and none without
     ``lock``. ``order_by``: field names, a nullable one's NULLs last (as on PostgreSQL)."""
-    fk = model._meta.get_field(related)
+    fk = rows.foreign_key(model, related)
     target: Any = fk.related_model
-    if not hasattr(target, "_meta"):
-        raise TypeError(f"{related} is not a foreign key")
     own, other = _shape_of(model, "a"), _shape_of(target, "b")
     quote = connection.ops.quote_name
     order = _order_text(model, tuple(order_by))
@@ -131,7 +129,7 @@ def _read_with(
     for row in found:
         instance = own.build(row[:width])
         if row[width] is not None:
-            fk.set_cached_value(instance, other.build(row[width:]))  # type: ignore[attr-defined]
+            fk.set_cached_value(instance, other.build(row[width:]))
         out.append(instance)
     return out
 
@@ -256,8 +254,8 @@ def _family_sql(
     vendor: str,
 ) -> str:
     """``lock_family``'s statement, built once per shape (and backend)."""
-    fk = model._meta.get_field(related)
-    child_fk = children._meta.get_field(child_related)
+    fk = rows.foreign_key(model, related)
+    child_fk = rows.foreign_key(children, child_related)
     target: Any = fk.related_model
     child_target: Any = child_fk.related_model
     quote = connection.ops.quote_name

@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar, cast
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections
-from django.db.models import Model
+from django.db.models import Field, ForeignKey, Model
 
 from games import pgvalues
 
@@ -68,8 +68,25 @@ def table_name(model: type[Model]) -> str:
     return connection.ops.quote_name(model._meta.db_table)
 
 
+def concrete_field(model: type[Model], name: str) -> Field[Any, Any]:
+    """``model``'s field ``name``, which must have a column of its own (not a reverse
+    relation or a generic key)."""
+    field = model._meta.get_field(name)
+    if not isinstance(field, Field) or not field.column:
+        raise LookupError(f"{model.__name__}.{name} has no column")
+    return field
+
+
+def foreign_key(model: type[Model], name: str) -> ForeignKey[Any, Any]:
+    """``model``'s foreign key ``name``."""
+    field = model._meta.get_field(name)
+    if not isinstance(field, ForeignKey):
+        raise TypeError(f"{model.__name__}.{name} is not a foreign key")
+    return field
+
+
 def column_name(model: type[Model], name: str) -> str:
-    return connection.ops.quote_name(model._meta.get_field(name).column)  # type: ignore[union-attr]
+    return connection.ops.quote_name(str(concrete_field(model, name).column))
 
 
 def _columns(model: type[Model], values: dict[str, Any]) -> tuple[list[str], list[Any]]:

@@ -39,9 +39,9 @@ def _batch_sql() -> str:
     quote = connection.ops.quote_name
     table = quote(Seat._meta.db_table)
     game, user, seen = (
-        quote(Seat._meta.get_field(name).column) for name in ("game", "user", "last_seen_version")
+        rows.column_name(Seat, name) for name in ("game", "user", "last_seen_version")
     )
-    pk = quote(Seat._meta.pk.column)  # type: ignore[union-attr]
+    pk = quote(Seat._meta.pk.column)
     return (
         "WITH v (game_id, user_id, version) AS ("
         "SELECT * FROM unnest(%s::bigint[], %s::bigint[], %s::integer[])), "

@@ -10,8 +10,10 @@ from django.utils.translation import gettext as _
 
 from games.engine import get_rules
 from games.engine.replay import replay
+from games.log_words import describe
 from games.models import Game, Move, Seat
 from games.selectors import _iso, _visible, seats_prefetch
+from games.titles import web_title
 
 
 def game_export(*, game: Game) -> dict[str, Any]:
@@ -64,8 +66,6 @@ def replay_document(*, game: Game) -> dict[str, Any]:
     the public view and the public events only (``visible_to`` "all"). A sealed bid shows
     at the step that reveals it, a hand never, although the game is over and its export
     (the moves, for the fairness check) is published."""
-    from games.log_words import describe
-    from games.titles import web_title
 
     engine = get_rules(game.title)
     title = web_title(game.title)
@@ -121,8 +121,6 @@ def replay_board(*, game: Game, step: int) -> str | None:
     (``WebTitle.replay_board``; None when the title's script draws it or ``step`` is out
     of range). The replayed views are kept in the cache: a finished game never changes."""
     from django.core.cache import cache
-
-    from games.titles import web_title
 
     key = f"replay-views:{game.pk}:{game.version}:{game.seed_hash[:16]}"
     cached = cache.get(key)

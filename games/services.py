@@ -28,8 +28,9 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from colorado.realtime import group_send
+from colorado.task_queue import eager
+from games import bot_wakeup, row_locks, rows
 from games import bots as bot_players
-from games import row_locks, rows
 from games.capacity import table_open_check
 from games.clocks.arithmetic import InvalidClock, resolve_clock
 from games.engine import get_rules, validate_options
@@ -187,13 +188,11 @@ def _wake_bot(game_id: int, version: int) -> None:
     turn it into a 500, nor stop the on-commit steps queued after this one; the periodic
     sweep queues a bot move that was lost. With eager tasks (tests, scripts) the bot plays
     right here and its errors are raised as they are."""
-    from games.tasks import bot_move, queue_bot_move
-
-    if bot_move.app.conf.task_always_eager:
-        queue_bot_move(game_id=game_id, version=version)
+    if eager():
+        bot_wakeup.queue_bot_move(game_id=game_id, version=version)
         return
     try:
-        queue_bot_move(game_id=game_id, version=version)
+        bot_wakeup.queue_bot_move(game_id=game_id, version=version)
     except Exception as exc:
         _layer_failed(f"queueing the bot move at version {version}", game_id, exc)
 
@@ -495,7 +494,7 @@ def seat_hand_to_bot(*, game_id: int, seat: int, bot_kind: str | None = None, re
         row.save(update_fields=["bot_kind", "resigned"])
         SeatHandover.objects.create(
             game=game,
-            seat=row.seat,
+            seat=seat,
             user=row.user,
             bot_kind=bot_kind,
             reason=reason,

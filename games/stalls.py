@@ -24,9 +24,10 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.utils import timezone
 
+from colorado.task_queue import eager
 from games.bot_queue import moving
+from games.bot_wakeup import queue_bot_move
 from games.bots import seats_bot_due
-from games.tasks import bot_move, queue_bot_move
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +66,8 @@ def bots_stalled(
     )
     found: dict[int, Stall] = {}
     for game_id, version, seat, updated_at in rows[: limit * 4]:
+        if seat is None:  # not drawn yet; seats_bot_due keeps drawn seats only
+            continue
         if game_id not in found:
             idle = (now - updated_at).total_seconds()
             found[game_id] = Stall(int(game_id), int(version), int(seat), idle)
@@ -82,12 +85,13 @@ def bots_requeue(*, now: datetime | None = None, limit: int = STALL_LIMIT) -> in
     account's share, or the share of tables only bots play), not lost; then one token is
     queued for all of them, noted at INFO, instead of a warning and a token each."""
     stalls = bots_stalled(now=now, limit=limit)
-    eager = bot_move.app.conf.task_always_eager
-    if stalls and not eager and moving(within=float(settings.BOT_STALL_SECONDS)):
+    if stalls and not eager() and moving(within=float(settings.BOT_STALL_SECONDS)):
         log.info("%d bot tables are waiting for their turn; one more token queued", len(stalls))
         first = stalls[0]
-        bot_move.apply_async(
-            (first.game_id, first.version), expires=REQUEUE_EXPIRES.total_seconds()
+        queue_bot_move(
+            game_id=first.game_id,
+            version=first.version,
+            expires=REQUEUE_EXPIRES.total_seconds(),
         )
         return 1
     for stall in stalls:
@@ -98,10 +102,9 @@ def bots_requeue(*, now: datetime | None = None, limit: int = STALL_LIMIT) -> in
             stall.version,
             stall.idle_seconds,
         )
-        if bot_move.app.conf.task_always_eager:
-            queue_bot_move(game_id=stall.game_id, version=stall.version)
-        else:
-            bot_move.apply_async(
-                (stall.game_id, stall.version), expires=REQUEUE_EXPIRES.total_seconds()
-            )
+        queue_bot_move(
+            game_id=stall.game_id,
+            version=stall.version,
+            expires=REQUEUE_EXPIRES.total_seconds(),
+        )
     return len(stalls)

@@ -14,37 +14,17 @@ queues it again (``games.stalls``); if the database is away it retries with back
 from __future__ import annotations
 
 import logging
-import threading
 
 from celery import Task, shared_task
 
 from colorado.db_retry import DB_ERRORS, retry_on_db_error
 from games.bot_play import bot_play
 from games.bot_queue import claim_next, note_move
+from games.bot_wakeup import BOT_MOVE_TASK
 from games.bots import bot_to_act
 from games.models import Game
 
-_local = threading.local()
 log = logging.getLogger(__name__)
-
-
-def queue_bot_move(*, game_id: int, version: int) -> None:
-    """Queue ``bot_move``. With eager tasks (tests, scripts) a bot move that queues the next
-    one would recurse through the whole game; the calls are run one after another instead."""
-    if not bot_move.app.conf.task_always_eager:
-        bot_move.delay(game_id, version)
-        return
-    pending: list[tuple[int, int]] | None = getattr(_local, "pending", None)
-    if pending is not None:
-        pending.append((game_id, version))
-        return
-    _local.pending = pending = [(game_id, version)]
-    try:
-        while pending:
-            gid, ver = pending.pop(0)
-            bot_move.delay(gid, ver)
-    finally:
-        _local.pending = None
 
 
 #: Tries of a bot move while the database is away (about 4 minutes with the backoff); then
@@ -54,7 +34,7 @@ BOT_MOVE_DB_RETRIES = 10
 
 @shared_task(
     bind=True,
-    name="games.bot_move",
+    name=BOT_MOVE_TASK,
     acks_late=True,
     ignore_result=True,
     soft_time_limit=60,

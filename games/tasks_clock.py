@@ -16,11 +16,13 @@ from celery import Task, shared_task
 from django.utils import timezone
 
 from colorado.db_retry import DB_ERRORS, retry_on_db_error
+from colorado.task_queue import queue_task
 from games.clocks.sweep import deadlines_sweep
 from games.stalls import bots_requeue
 from notifications.outbox import outbox_requeue
+from notifications.push import push_requeue
 from notifications.services import reminders_due, turn_mails_queue
-from notifications.tasks import send_reminder
+from notifications.task_names import REMINDER_MAIL
 
 SWEEP_DB_RETRIES = 3
 
@@ -51,7 +53,8 @@ def _sweep() -> dict[str, int]:
     outcomes["turn_mails"] = turn_mails_queue(now=now)
     seat_ids = [s.pk for s in reminders_due(now=now)]
     for seat_id in seat_ids:
-        send_reminder.delay(seat_id)
+        queue_task(REMINDER_MAIL, seat_id)
     outcomes["reminders"] = len(seat_ids)
     outcomes["outbox"] = outbox_requeue(now=now)
+    outcomes["pushes"] = push_requeue(now=now)
     return outcomes

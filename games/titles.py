@@ -52,6 +52,10 @@ class WebTitle:
     #: The board is drawn by the server and swapped in with the panels after each update
     #: (True), or redrawn by the title's script from the socket's view (False).
     board_swaps = True
+    #: The board zooms and pans on a small screen (``static/js/board_zoom.js``): a CSS
+    #: selector of the places a player taps on it (their size decides how far a tap zooms
+    #: in), or None for a board shown as it is.
+    board_zoom: str | None = None
     #: Shown on the home page under the title's name; the how-to-play page (None: none).
     home_template: str | None = None
     how_to_play_template: str | None = None

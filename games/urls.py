@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import views, views_finished, views_lobby
+from games import views, views_finished, views_lobby, views_notes
 
 app_name = "games"
 
@@ -17,6 +17,7 @@ urlpatterns = [
     path("<int:game_id>/act/", views.act, name="act"),
     path("<int:game_id>/query/<slug:name>/", views.query, name="query"),
     path("<int:game_id>/chat/", views.chat, name="chat"),
+    path("<int:game_id>/notes/", views_notes.save_note, name="notes"),
     path("<int:game_id>/join/", views.join, name="join"),
     path("<int:game_id>/leave/", views.leave, name="leave"),
     path("<int:game_id>/resign/", views.resign, name="resign"),

@@ -9,7 +9,7 @@ A refusal answers as on every surface (``games.errors``: ``page_error``, ``json_
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, TypedDict
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -21,8 +21,10 @@ from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.http import AuthenticatedHttpRequest
+from accounts.models import User
 from accounts.names import name_key
-from games import bots_only, moves, selectors, services
+from games import bots_only, moves, notes, selectors, services
 from games.clocks.seats import replace_vote_cast, replace_votes_open, seat_resign
 from games.engine import IllegalAction
 from games.errors import (
@@ -68,14 +70,20 @@ def game_or_404(game_id: int) -> Game:
 # --- lobby ---------------------------------------------------------------------------
 
 
-def lobby_context(request: HttpRequest) -> dict[str, Any]:
-    user = request.user
+class _MyTable(TypedDict):
+    game: Game
+    seats: list[Seat]
+    my_turn: bool
+
+
+def lobby_context(request: HttpRequest, user: User) -> dict[str, Any]:
+    """The lobby of ``user``, signed in (the page's request: its form's title)."""
     mine = (
         Game.objects.filter(seats__user=user)
         .prefetch_related("seats__user")
         .order_by("-updated_at")
     )
-    my_running = []
+    my_running: list[_MyTable] = []
     for game in mine.filter(status__in=[Game.Status.RUNNING, Game.Status.OPEN]):
         seats = sorted(game.seats.all(), key=lambda s: (s.seat is None, s.seat or 0, s.pk))
         my_seat = next((s for s in seats if s.user_id == user.pk), None)
@@ -106,13 +114,13 @@ def lobby_context(request: HttpRequest) -> dict[str, Any]:
 
 @login_required
 @require_GET
-def lobby(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/lobby.html", lobby_context(request))
+def lobby(request: AuthenticatedHttpRequest) -> HttpResponse:
+    return render(request, "games/lobby.html", lobby_context(request, request.user))
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def new_table(request: HttpRequest) -> HttpResponse:
+def new_table(request: AuthenticatedHttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = NewTableForm(request.POST)
         if form.is_valid():
@@ -244,6 +252,11 @@ def page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "chat_form": ChatForm(),
         "away_players": _away(seat_rows),
         "may_abort": bots_only.may_abort(game=game, user=user),
+        # The player's own notepad (games.notes); None for anyone without a seat here.
+        "my_note": None
+        if my_seat_row is None
+        else notes.note_read(game_id=game.pk, user=user)["text"],
+        "note_max": notes.NOTE_MAX,
     }
     if view:
         deadlines_by_seat = _deadlines(doc)

@@ -104,7 +104,7 @@ def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect(f"{reverse('login')}?next={reverse('games:game', args=[game_id])}")
     try:
-        table = services.game_rematch(game_id=game_id, user=request.user)  # type: ignore[arg-type]
+        table = services.game_rematch(game_id=game_id, user=request.user)
     except GameError as exc:  # back to the game with the reason, like the game page's forms
         return error_reply(request, game_id, exc)
     return redirect("games:game", game_id=table.pk)

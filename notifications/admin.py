@@ -14,7 +14,7 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from notifications.models import Notification, OutboxMail
+from notifications.models import Notification, OutboxMail, PushMessage
 from notifications.outbox import outbox_queue
 
 
@@ -33,7 +33,7 @@ class OutboxMailAdmin(admin.ModelAdmin):
     search_fields = ["to"]
     date_hierarchy = "created_at"
     # Everything but body_text, body_html and headers.
-    fields = readonly_fields = [
+    fields = readonly_fields = (
         "template",
         "to",
         "from_email",
@@ -44,7 +44,7 @@ class OutboxMailAdmin(admin.ModelAdmin):
         "attempts",
         "sent_at",
         "error",
-    ]
+    )
     actions = ["queue_again"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -61,3 +61,26 @@ class OutboxMailAdmin(admin.ModelAdmin):
         for pk in ids:
             outbox_queue(pk)
         self.message_user(request, f"{len(ids)} mail(s) queued again.")
+
+
+@admin.register(PushMessage)
+class PushMessageAdmin(admin.ModelAdmin):
+    """Pushes, waiting (outcome empty) or done; never their keys' targets' secrets."""
+
+    list_display = ["key", "kind", "outcome", "attempts", "next_try_at", "sent_at"]
+    list_filter = ["kind", "outcome"]
+    search_fields = ["key"]
+    readonly_fields = [
+        "key",
+        "kind",
+        "subscription",
+        "game",
+        "seat",
+        "version",
+        "created_at",
+        "next_try_at",
+        "attempts",
+        "outcome",
+        "sent_at",
+        "error",
+    ]

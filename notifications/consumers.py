@@ -24,6 +24,7 @@ from urllib.parse import parse_qs
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from games import db_threads
+from games.selectors_inbox import inbox_count
 from games.socket_limits import CLOSE_TOO_MANY, Bucket, key_of, socket_counts
 from notifications.live import LOBBY_GROUP, inbox_group
 
@@ -34,7 +35,6 @@ LIVE_POLL_SECONDS = 60.0
 
 
 def _count(user: Any) -> int:
-    from games.selectors_inbox import inbox_count
 
     return inbox_count(user=user)
 

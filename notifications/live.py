@@ -22,6 +22,8 @@ from typing import Any
 from django.db import transaction
 
 from colorado.realtime import group_send
+from games.models import Game, Invitation, Seat
+from games.services import group_name
 
 log = logging.getLogger(__name__)
 
@@ -40,11 +42,6 @@ def _send(groups: list[str], message: dict[str, Any]) -> None:
             log.warning("live nudge to %s failed: %s", group, exc)
 
 
-def nudge_lobby() -> None:
-    """On commit, tell every lobby socket that the open tables changed."""
-    transaction.on_commit(lambda: _send([LOBBY_GROUP], {"type": "lobby.changed"}), robust=True)
-
-
 def nudge_inbox(user_ids: set[int] | list[int]) -> None:
     """On commit, tell these users' sockets that their inbox may have changed."""
     groups = [inbox_group(uid) for uid in sorted(set(user_ids))]
@@ -53,7 +50,6 @@ def nudge_inbox(user_ids: set[int] | list[int]) -> None:
 
 
 def _people_at(game_id: int) -> set[int]:
-    from games.models import Invitation, Seat
 
     seated = Seat.objects.filter(game_id=game_id, bot_kind="").values_list("user_id", flat=True)
     invited = Invitation.objects.filter(game_id=game_id).values_list("user_id", flat=True)
@@ -94,8 +90,6 @@ def on_seat_changed(sender: Any, *, instance: Any, **kwargs: Any) -> None:
     game_id = int(instance.game_id)
 
     def later() -> None:
-        from games.models import Game
-        from games.services import group_name
 
         status = Game.objects.filter(pk=game_id).values_list("status", flat=True).first()
         if status == Game.Status.OPEN:
@@ -127,8 +121,6 @@ def on_game_advanced(
     if seats is not None:
         users = {s.user_id for s in seats if s.seat in changed and not s.bot_kind}
     else:
-        from games.models import Seat
-
         users = set(
             Seat.objects.filter(game=game, seat__in=changed, bot_kind="").values_list(
                 "user_id", flat=True

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games.clocks.arithmetic import zone
-from games.models import Game, Seat
+from games.models import Game, Invitation, Seat
 from notifications.services import (
     Mail,
     game_title,
@@ -196,8 +196,6 @@ def invitation_mail_send(*, invitation_id: int) -> bool:
     the game, the players seated and a link to take the seat. Once per invitation; sent to
     players whose e-mail setting is "each turn" or "daily digest" (never with "off"), and
     only while the table is still open and the invitation unanswered."""
-    from games.models import Invitation
-
     invitation = (
         Invitation.objects.select_related("user", "game", "invited_by")
         .filter(pk=invitation_id)

@@ -87,3 +87,67 @@ class OutboxMail(models.Model):
 
     def __str__(self) -> str:
         return f"{self.template or 'mail'} to {self.to}"
+
+
+class PushSubscription(models.Model):
+    """One browser's Web Push subscription (a player's phone, a laptop): where its push
+    service takes messages (``endpoint``), the keys that encrypt them for that browser
+    (RFC 8291), and which events it wants (``PushSubscription.EVENTS``). A push service
+    that answers 404 or 410 has dropped it: the row is then deleted."""
+
+    #: The events a device may push; the settings' check boxes.
+    EVENTS = ("turn", "invitation", "finished")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=200)
+    auth = models.CharField(max_length=100)
+    events = models.JSONField(default=list)
+    label = models.CharField(max_length=120, blank=True)  # "Chrome on Android", from the page
+    created_at = models.DateTimeField(default=timezone.now)
+    last_sent_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.label or 'device'} of user {self.user_id}"
+
+
+class PushMessage(models.Model):
+    """One push to one device, recorded under a unique key before it leaves (like
+    ``Notification``), so it leaves at most once however often its task runs.
+    ``next_try_at`` is when a task is expected to send it: a row still waiting well after
+    that lost its task, and the sweep queues it again (``notifications.push.push_requeue``).
+    ``outcome`` is empty while it waits, then ``sent``, ``skipped`` (not needed any more:
+    the player saw the table), ``gone`` (the device's subscription ended) or ``failed``."""
+
+    key = models.CharField(max_length=160, unique=True)
+    kind = models.CharField(max_length=16)
+    subscription = models.ForeignKey(
+        PushSubscription, on_delete=models.CASCADE, related_name="messages"
+    )
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    seat = models.ForeignKey(
+        "games.Seat", on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    version = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    next_try_at = models.DateTimeField(default=timezone.now)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    outcome = models.CharField(max_length=8, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    error = models.TextField(blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(
+                fields=["next_try_at"],
+                name="push_waiting_next_try",
+                condition=models.Q(outcome=""),
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.key

@@ -9,6 +9,7 @@ key); ``outbox_requeue`` (the sweep) queues again the rows whose task was lost.
 
 from __future__ import annotations
 
+import functools
 import logging
 import smtplib
 from datetime import datetime, timedelta
@@ -19,7 +20,9 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from colorado.task_queue import queue_task
 from notifications.models import OutboxMail
+from notifications.task_names import OUTBOX_MAIL
 
 log = logging.getLogger(__name__)
 
@@ -39,9 +42,9 @@ def outbox_add(message: EmailMessage, *, template: str = "") -> list[OutboxMail]
     calls this answers even while SMTP is down. If the task never reaches the broker, the
     sweep finds the row a minute later (``outbox_requeue``)."""
     html = ""
-    text = message.body
+    text = str(message.body)
     if message.content_subtype == "html":
-        html, text = message.body, ""
+        html, text = text, ""
     for content, mimetype in getattr(message, "alternatives", None) or []:
         if mimetype == "text/html":
             html = str(content)
@@ -58,14 +61,12 @@ def outbox_add(message: EmailMessage, *, template: str = "") -> list[OutboxMail]
         for recipient in message.to
     ]
     for row in rows:
-        transaction.on_commit(lambda pk=row.pk: outbox_queue(pk), robust=True)
+        transaction.on_commit(functools.partial(outbox_queue, row.pk), robust=True)
     return rows
 
 
 def outbox_queue(mail_id: int) -> None:
-    from notifications.tasks import send_outbox_mail
-
-    send_outbox_mail.delay(mail_id)
+    queue_task(OUTBOX_MAIL, mail_id)
 
 
 def _outbox_message(row: OutboxMail) -> EmailMultiAlternatives:

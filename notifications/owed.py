@@ -21,8 +21,10 @@ from django.db.models import CharField, Exists, OuterRef, Q, Value
 from django.db.models.functions import Cast, Concat
 
 from accounts.models import User
+from colorado.task_queue import queue_task
 from games.models import Game, Invitation, Seat
 from notifications.models import Notification
+from notifications.task_names import FINISHED_MAIL, INVITATION_MAIL
 
 # A mail task normally runs within seconds of its commit; one that has not written its row
 # after this long is taken as lost.
@@ -87,13 +89,11 @@ def owed_finished(*, now: datetime, limit: int = 500) -> list[int]:
 def owed_mails_queue(*, now: datetime, limit: int = 500) -> int:
     """Queue again the invitation and "game finished" mails whose task was lost; returns
     how many were queued."""
-    from notifications import tasks  # tasks call the services back: imported when used
-
     queued = 0
     for invitation_id in owed_invitations(now=now, limit=limit):
-        tasks.send_invitation_email.apply_async((invitation_id,), expires=QUEUED_EXPIRE_SECONDS)
+        queue_task(INVITATION_MAIL, invitation_id, expires=QUEUED_EXPIRE_SECONDS)
         queued += 1
     for seat_id in owed_finished(now=now, limit=limit):
-        tasks.send_finished_email.apply_async((seat_id,), expires=QUEUED_EXPIRE_SECONDS)
+        queue_task(FINISHED_MAIL, seat_id, expires=QUEUED_EXPIRE_SECONDS)
         queued += 1
     return queued

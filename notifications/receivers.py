@@ -14,7 +14,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import rows
-from games.models import Game, Seat
+from games.models import Game, Invitation, Seat
+from notifications import push
 from notifications.tasks import send_finished_email, send_invitation_email
 
 log = logging.getLogger(__name__)
@@ -47,22 +48,29 @@ def on_game_advanced(
     seats: list[Seat] | None = getattr(game, "_locked_seats", None)
     if seats is None:
         seats = list(Seat.objects.filter(game=game, seat__in=due).select_related("user"))
-    seat_ids = [
-        s.pk
-        for s in seats
-        if s.seat in due
-        and not s.bot_kind
-        and not s.user.is_bot
-        and s.user.email_notifications == "each_turn"
-    ]
-    if seat_ids:
-        at = timezone.now() + timedelta(seconds=int(settings.TURN_EMAIL_DELAY_SECONDS))
-        rows.update_pks(Seat, seat_ids, turn_mail_version=int(game.version), turn_mail_at=at)
+    people = [s for s in seats if s.seat in due and not s.bot_kind and not s.user.is_bot]
+    # Web Push first (issue 43): a device that pushes turns delays the mail, which then
+    # goes only if the push was not answered.
+    pushers = push.turn_pushers(s.user_id for s in people)
+    if pushers:
+        push.turn_pushes_record(game=game, seats=[s for s in people if s.user_id in pushers])
+    now = timezone.now()
+    soon = now + timedelta(seconds=int(settings.TURN_EMAIL_DELAY_SECONDS))
+    later = max(soon, now + timedelta(seconds=int(settings.PUSH_MAIL_DELAY_SECONDS)))
+    mailed = [s for s in people if s.user.email_notifications == "each_turn"]
+    for at, group in (
+        (soon, [s.pk for s in mailed if s.user_id not in pushers]),
+        (later, [s.pk for s in mailed if s.user_id in pushers]),
+    ):
+        if group:
+            rows.update_pks(Seat, group, turn_mail_version=int(game.version), turn_mail_at=at)
 
 
 def on_game_finished(sender: Any, *, game: Game, **kwargs: Any) -> None:
-    """Queue the "game finished" mails."""
+    """Queue the "game finished" mails, and record the "game over" pushes."""
     seat_ids = list(Seat.objects.filter(game=game, user__is_bot=False).values_list("pk", flat=True))
+    if seat_ids:
+        push.finished_pushes_record(game=game)
 
     def queue() -> None:
         for seat_id in seat_ids:
@@ -80,11 +88,11 @@ def on_game_created(sender: Any, *, instance: Game, created: bool, **kwargs: Any
     game_id = int(instance.pk)
 
     def queue() -> None:
-        from games.models import Invitation
 
         for invitation_id in Invitation.objects.filter(game_id=game_id).values_list(
             "pk", flat=True
         ):
             send_invitation_email.delay(invitation_id)
+        push.invitation_pushes_queue(game_id=game_id)
 
     transaction.on_commit(queue, robust=True)

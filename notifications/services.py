@@ -41,12 +41,22 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from accounts.names import name_key
 from accounts.services import REMINDER_HOURS_MAX
+from colorado.task_queue import queue_task
 from games.clocks.arithmetic import zone
 from games.engine import get_rules
 from games.models import Game, Seat
 from games.snapshots import engine_for, load_state
 from games.titles import web_title
 from notifications.models import Notification
+from notifications.task_names import (
+    FINISHED_MAIL,
+    INVITATION_MAIL,
+    MISSED_MAIL,
+    REMINDER_MAIL,
+    RETRY_BACKOFF_MAX,
+    TURN_MAIL,
+    VACATION_MAIL,
+)
 
 log = logging.getLogger(__name__)
 
@@ -272,8 +282,6 @@ def notifications_requeue(*, now: datetime, limit: int = 500) -> int:
     task's key makes a late duplicate harmless. Rows older than a day are left (the mail is
     stale), and so are digests (a digest is about the day it is sent). The hourly
     ``send_digests`` task calls this."""
-    from notifications.tasks import RETRY_BACKOFF_MAX
-
     quiet = timedelta(seconds=RETRY_BACKOFF_MAX) + timedelta(minutes=10)
     failed = list(
         Notification.objects.filter(
@@ -295,25 +303,23 @@ def notifications_requeue(*, now: datetime, limit: int = 500) -> int:
 
 def _queue_again(key: str) -> int:
     """Queue the task that sends the mail recorded under ``key`` (the keys built above)."""
-    from notifications import tasks  # tasks call these services back: imported when used
-
     kind, _sep, rest = key.partition(":")
     parts = rest.split(":", 2)
     if kind == Kind.TURN:
-        tasks.send_turn_email.delay(int(parts[0]), int(parts[1]))
+        queue_task(TURN_MAIL, int(parts[0]), int(parts[1]))
     elif kind == Kind.FINISHED:
-        tasks.send_finished_email.delay(int(parts[0]))
+        queue_task(FINISHED_MAIL, int(parts[0]))
     elif kind == Kind.INVITATION:
-        tasks.send_invitation_email.delay(int(parts[0]))
+        queue_task(INVITATION_MAIL, int(parts[0]))
     elif kind == Kind.MISSED:
-        tasks.send_missed_email.delay(int(parts[0]), int(parts[1]), int(parts[2]))
+        queue_task(MISSED_MAIL, int(parts[0]), int(parts[1]), int(parts[2]))
     elif kind == Kind.VACATION:
-        tasks.send_vacation_email.delay(int(parts[0]), rest.split(":", 1)[1])
+        queue_task(VACATION_MAIL, int(parts[0]), rest.split(":", 1)[1])
     elif kind == Kind.REMINDER:
         seat = Seat.objects.filter(pk=int(parts[0])).first()
         if seat is None or reminder_key(seat) != key:
             return 0  # that clock run is over; the sweep reminds of the new one
-        tasks.send_reminder.delay(seat.pk)
+        queue_task(REMINDER_MAIL, seat.pk)
     else:
         return 0
     return 1
@@ -398,11 +404,9 @@ def reminder_key(seat: Seat) -> str:
 
 def turn_mails_queue(*, now: datetime) -> int:
     """Queue the "your turn" mails whose grace period has passed (the sweep calls this)."""
-    from notifications.tasks import send_turn_email
-
     claimed = turn_mails_claim(now=now)
     for seat_id, version in claimed:
-        send_turn_email.delay(seat_id, version)
+        queue_task(TURN_MAIL, seat_id, version)
     return len(claimed)
 
 

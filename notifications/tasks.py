@@ -3,9 +3,8 @@ unique key before it leaves: ``notifications.services.notification_send``; an ac
 is an outbox row claimed before it leaves: ``notifications.outbox.outbox_send``),
 acknowledge late, and retry with backoff when the mail server fails.
 
-They lived in ``games.tasks_mail`` and keep the names they were registered under there
-(``games.tasks_mail.<task>``), so messages already queued under those names still run and
-the beat schedule's ``send-digests`` entry is unchanged.
+Their names and retry timing are in ``notifications.task_names``: the modules these tasks
+call queue them by name.
 """
 
 from __future__ import annotations
@@ -18,10 +17,21 @@ from celery import shared_task
 from celery.utils.time import get_exponential_backoff_interval
 from django.utils import timezone
 
-from notifications import mails, outbox, owed, services
-
-RETRY_BACKOFF = 30  # seconds before the first retry (then doubling, with full jitter) …
-RETRY_BACKOFF_MAX = 3600  # … up to an hour between tries
+from notifications import mails, outbox, owed, push, push_wire, services
+from notifications.task_names import (
+    DIGEST_MAIL,
+    DIGESTS,
+    FINISHED_MAIL,
+    INVITATION_MAIL,
+    MISSED_MAIL,
+    OUTBOX_MAIL,
+    PUSH,
+    REMINDER_MAIL,
+    RETRY_BACKOFF,
+    RETRY_BACKOFF_MAX,
+    TURN_MAIL,
+    VACATION_MAIL,
+)
 
 MAIL_TASK = {
     "acks_late": True,
@@ -36,35 +46,37 @@ MAIL_TASK = {
     "time_limit": 75,
 }
 
+PUSH_TASK = {k: v for k, v in MAIL_TASK.items() if not k.startswith(("autoretry", "retry_"))}
 
-@shared_task(name="games.tasks_mail.send_turn_email", **MAIL_TASK)
+
+@shared_task(name=TURN_MAIL, **MAIL_TASK)
 def send_turn_email(seat_id: int, version: int) -> bool:
     """ "Your turn", if the player has still not seen the table at ``version``."""
     return services.turn_mail_send(seat_id=seat_id, version=version)
 
 
-@shared_task(name="games.tasks_mail.send_reminder", **MAIL_TASK)
+@shared_task(name=REMINDER_MAIL, **MAIL_TASK)
 def send_reminder(seat_id: int) -> bool:
     return services.reminder_send(seat_id=seat_id)
 
 
-@shared_task(name="games.tasks_mail.send_finished_email", **MAIL_TASK)
+@shared_task(name=FINISHED_MAIL, **MAIL_TASK)
 def send_finished_email(seat_id: int) -> bool:
     return mails.finished_mail_send(seat_id=seat_id)
 
 
-@shared_task(name="games.tasks_mail.send_missed_email", **MAIL_TASK)
+@shared_task(name=MISSED_MAIL, **MAIL_TASK)
 def send_missed_email(seat_id: int, missed_seat_id: int, misses: int) -> bool:
     return mails.missed_mail_send(seat_id=seat_id, missed_seat_id=missed_seat_id, misses=misses)
 
 
-@shared_task(name="games.tasks_mail.send_digest", **MAIL_TASK)
+@shared_task(name=DIGEST_MAIL, **MAIL_TASK)
 def send_digest(user_id: int) -> bool:
     return mails.digest_send(user_id=user_id)
 
 
 @shared_task(
-    name="games.tasks_mail.send_digests",
+    name=DIGESTS,
     acks_late=True,
     ignore_result=True,
     serializer="json",
@@ -85,18 +97,18 @@ def send_digests() -> int:
     return len(readers)
 
 
-@shared_task(name="notifications.tasks.send_invitation_email", **MAIL_TASK)
+@shared_task(name=INVITATION_MAIL, **MAIL_TASK)
 def send_invitation_email(invitation_id: int) -> bool:
     return mails.invitation_mail_send(invitation_id=invitation_id)
 
 
-@shared_task(name="games.tasks_mail.send_vacation_email", **MAIL_TASK)
+@shared_task(name=VACATION_MAIL, **MAIL_TASK)
 def send_vacation_email(seat_id: int, deadline_iso: str) -> bool:
     return mails.vacation_mail_send(seat_id=seat_id, deadline_iso=deadline_iso)
 
 
 @shared_task(
-    name="games.tasks_mail.send_outbox_mail",
+    name=OUTBOX_MAIL,
     bind=True,
     **{k: v for k, v in MAIL_TASK.items() if not k.startswith(("autoretry", "retry_"))},
 )
@@ -113,4 +125,21 @@ def send_outbox_mail(self: Any, mail_id: int) -> bool:
     try:
         return outbox.outbox_send(mail_id, retry_in=timedelta(seconds=countdown))
     except (smtplib.SMTPException, OSError) as exc:
+        raise self.retry(exc=exc, countdown=countdown) from exc
+
+
+@shared_task(name=PUSH, bind=True, **PUSH_TASK)
+def send_push(self: Any, message_id: int) -> bool:
+    """One Web Push (``notifications.push.push_send``): sent at most once, retried with
+    backoff while the push service is unavailable; a lost task is queued again by the
+    sweep (``push_requeue``)."""
+    countdown = get_exponential_backoff_interval(
+        factor=RETRY_BACKOFF,
+        retries=self.request.retries,
+        maximum=RETRY_BACKOFF_MAX,
+        full_jitter=True,
+    )
+    try:
+        return push.push_send(message_id, retry_in=timedelta(seconds=countdown))
+    except push_wire.PushUnavailable as exc:
         raise self.retry(exc=exc, countdown=countdown) from exc

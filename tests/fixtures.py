@@ -26,10 +26,32 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     """Compile the translation catalogues, as ``dev.py`` does, so a bare ``pytest`` run
-    sees the same languages as ``python3 dev.py test``."""
+    sees the same languages as ``python3 dev.py test``. Once, in the process that starts
+    the run: pytest-xdist's workers start after it and would write the same files at once."""
+    if hasattr(session.config, "workerinput"):  # a pytest-xdist worker
+        return
     from scripts.catalogues import compile_all
 
     compile_all()
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """With the tests spread over workers (``python3 dev.py test``: ``--dist loadgroup``),
+    the tests of a module that share a module-scoped fixture (a private server, a scratch
+    copy of the repository) form one ``xdist_group``: one worker runs them one after
+    another and makes the fixture once, instead of once per worker."""
+    for item in items:
+        if item.get_closest_marker("xdist_group") is not None:
+            continue
+        info = getattr(item, "_fixtureinfo", None)
+        if info is None:
+            continue
+        for name in info.names_closure:
+            defs = info.name2fixturedefs.get(name)
+            if defs and defs[-1].scope == "module":
+                item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+                break
 
 
 def _missing(reason: str) -> None:

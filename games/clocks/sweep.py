@@ -13,12 +13,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from colorado.task_queue import queue_task
 from games.bot_play import bot_play
 from games.bots import bot_seconds, stand_in_kind
 from games.clocks import arithmetic
 from games.clocks.seat_clock import counts_as_person, user_zone
 from games.models import Game, Seat
-from notifications.tasks import send_missed_email, send_vacation_email
+from notifications.task_names import MISSED_MAIL, VACATION_MAIL
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +52,8 @@ def deadlines_claim(*, now: datetime, limit: int = SWEEP_LIMIT) -> list[Claim]:
     )
     claims = []
     for seat_id, deadline in due:
+        if deadline is None:  # not there: ``deadline__lte`` leaves out the seats without one
+            continue
         token = now + CLAIM_LEASE
         if Seat.objects.filter(pk=seat_id, deadline=deadline).update(deadline=token):
             claims.append(Claim(seat_id, deadline, token))
@@ -118,7 +121,7 @@ def deadline_handle(*, claim: Claim, now: datetime, think_until: float | None = 
 
 def _tell_vacation_used(seat_id: int, deadline: datetime) -> None:
     def tell() -> None:
-        send_vacation_email.delay(seat_id, deadline.isoformat())
+        queue_task(VACATION_MAIL, seat_id, deadline.isoformat())
 
     transaction.on_commit(tell, robust=True)
 
@@ -160,7 +163,7 @@ def _table_waits(game: Game, seat: Seat, *, now: datetime) -> str:
 
     def tell() -> None:
         for other in others:
-            send_missed_email.delay(other, late_id, misses)
+            queue_task(MISSED_MAIL, other, late_id, misses)
 
     transaction.on_commit(tell, robust=True)
     return "waiting"

@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from games.clocks.arithmetic import zone
+from notifications.services import time_left_text
 
 register = template.Library()
 
@@ -72,7 +73,6 @@ def deadline_text(value: datetime | None, viewer: Any = None) -> str:
 @register.filter
 def time_left(value: datetime | None, now: datetime | None = None) -> str:
     """Time until ``value`` in words ("2 d 3 h left", "the deadline has passed")."""
-    from notifications.services import time_left_text
 
     return time_left_text(value, now or timezone.now())
 

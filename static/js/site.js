@@ -9,3 +9,42 @@
     }
   } catch (e) { /* no Intl: the server's default zone is used */ }
 })();
+// A phone's header: the site's and the account's links fold into a menu behind one button
+// (without scripts they stay open under the brand).
+(function () {
+  "use strict";
+  var button = document.querySelector(".menu-toggle");
+  var menu = document.getElementById("site-menu");
+  if (!button || !menu) return;
+  button.hidden = false;
+  document.querySelector(".site-header").classList.add("menu-ready");
+  function set(open) {
+    button.setAttribute("aria-expanded", open ? "true" : "false");
+    menu.classList.toggle("open", open);
+  }
+  button.addEventListener("click", function () { set(button.getAttribute("aria-expanded") !== "true"); });
+  document.addEventListener("keydown", function (ev) {
+    if (ev.key === "Escape" && menu.classList.contains("open")) { set(false); button.focus(); }
+  });
+})();
+// The installable app (issue 43): the service worker serves the offline page and caches the
+// static shell (static/js/sw.js); the settings page offers to install where the browser can.
+(function () {
+  "use strict";
+  if (!("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () {});
+  var button = document.getElementById("install-app");
+  if (!button) return;
+  var offer = null;
+  window.addEventListener("beforeinstallprompt", function (ev) {
+    ev.preventDefault();
+    offer = ev;
+    button.hidden = false;
+  });
+  button.addEventListener("click", function () {
+    if (!offer) return;
+    offer.prompt();
+    offer.userChoice.then(function () { offer = null; button.hidden = true; });
+  });
+  window.addEventListener("appinstalled", function () { button.hidden = true; });
+})();

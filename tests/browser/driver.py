@@ -1,13 +1,22 @@
 """Plays Colorado County through the game page the way a person would: clicking lit cells,
-ticking cowboys, choosing cards. Used by the browser tests and the screenshot script."""
+ticking cowboys, choosing cards. Used by the browser tests and the screenshot script.
+
+Also the browser tests' ways of waiting (``wait_js``, ``page_wait_until``, ``page_stays``,
+``play_until_over``): with ``tests/waiting.py`` the only places of the tests that pause."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from tests.waiting import WaitTimeout
+
+T = TypeVar("T")
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -43,6 +52,64 @@ def wait_js(page: Page, script: str, arg: object = None, timeout: float = 15000)
         if time.monotonic() > deadline:
             raise PlaywrightTimeout(f"not true within {timeout:.0f} ms: {script[:80]}")
         page.wait_for_timeout(50)
+
+
+def page_wait_until(
+    page: Page,
+    condition: Callable[[], T],
+    *,
+    timeout: float = 15.0,
+    interval: float = 0.05,
+    message: str | Callable[[], str] = "",
+) -> T:
+    """``tests.waiting.wait_until`` for a test that drives a page: between two looks at
+    ``condition()`` the pause is the page's own (``wait_for_timeout``), so Playwright keeps
+    handling the page's events (dialogs, requests, script errors) meanwhile. ``timeout`` and
+    ``interval`` in seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        last = condition()
+        if last:
+            return last
+        if time.monotonic() >= deadline:
+            text = message() if callable(message) else message
+            raise WaitTimeout(
+                f"not within {timeout:g} s: {text or 'the condition'} (last value: {last!r})"
+            )
+        page.wait_for_timeout(interval * 1000)
+
+
+def page_stays(page: Page, condition: Callable[[], object], seconds: float) -> None:
+    """``tests.waiting.stays`` for a page: ``condition()`` holds at every look for
+    ``seconds`` (a double click sends no second move, …)."""
+    until = time.monotonic() + seconds
+    while True:
+        assert condition(), "stopped holding"
+        if time.monotonic() >= until:
+            return
+        page.wait_for_timeout(100)
+
+
+def play_until_over(
+    page: Page, play: Callable[[], bool], *, stall: float = 60.0, max_moves: int = 2000
+) -> int:
+    """Call ``play()`` (one move through the page if it offers one, returning whether it
+    did) until the game is over; returns the number of calls. Fails when the page's version
+    has not changed for ``stall`` seconds (the game stopped moving) or after ``max_moves``."""
+    calls, last, progressed = 0, "", time.monotonic()
+    while not is_over(page):
+        version = act_version(page)
+        if version != last:
+            last, progressed = version, time.monotonic()
+        if time.monotonic() - progressed > stall:
+            raise WaitTimeout(f"the page showed no new version for {stall:g} s")
+        if not play():
+            # Nothing to do yet: a bot is thinking (its move comes over the socket), or the
+            # panel is being refreshed. Look again shortly.
+            page.wait_for_timeout(250)
+        calls += 1
+        assert calls < max_moves, "the game did not end"
+    return calls
 
 
 def act_version(page: Page) -> str:

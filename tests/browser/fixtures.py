@@ -15,7 +15,6 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,8 @@ from urllib.parse import quote
 from urllib.request import urlopen
 
 import pytest
+
+from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -88,17 +89,18 @@ def asgi_server(django_db_setup: None, tmp_path_factory: pytest.TempPathFactory)
             stderr=subprocess.STDOUT,
         )
         base = f"http://127.0.0.1:{port}"
+
+        def answers() -> bool:
+            if proc.poll() is not None:
+                pytest.fail(f"uvicorn exited: {log.read_text()[-2000:]}", pytrace=False)
+            try:
+                with urlopen(f"{base}/healthz", timeout=1):  # noqa: S310 - local URL
+                    return True
+            except OSError:
+                return False
+
         try:
-            for _ in range(200):
-                if proc.poll() is not None:
-                    pytest.fail(f"uvicorn exited: {log.read_text()[-2000:]}", pytrace=False)
-                try:
-                    with urlopen(f"{base}/healthz", timeout=1):  # noqa: S310 - local URL
-                        break
-                except OSError:
-                    time.sleep(0.1)
-            else:
-                pytest.fail("uvicorn did not answer within 20 s", pytrace=False)
+            wait_until(answers, timeout=60, interval=0.1, message="uvicorn answering /healthz")
             yield base
         finally:
             proc.terminate()
@@ -126,14 +128,15 @@ def new_page() -> Iterator[Callable[..., Any]]:
     errors: list[str] = []
     before = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
 
-    def make(width: int = 1280, height: int = 800) -> Any:
+    def make(width: int = 1280, height: int = 800, **context: Any) -> Any:
         if not started:
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
             started["pw"] = sync_playwright().start()
             started["browser"] = started["pw"].chromium.launch(
                 executable_path=CHROMIUM, args=CHROMIUM_ARGS
             )
-        ctx = started["browser"].new_context(viewport={"width": width, "height": height})
+        # ``context``: more of Playwright's context options (a phone: has_touch, is_mobile).
+        ctx = started["browser"].new_context(viewport={"width": width, "height": height}, **context)
         ctx.set_default_timeout(15000)
         page = ctx.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))

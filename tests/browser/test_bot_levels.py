@@ -4,14 +4,13 @@ conftest.py); the Bots page lists the levels."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .driver import Tally, is_over, play_one, sign_in
+from .driver import Tally, is_over, page_wait_until, play_one, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres]
 
@@ -40,12 +39,22 @@ def test_a_person_picks_hard_on_the_lobby_form_and_the_search_bot_plays(
     assert bot.user.username == "bot-search"
     assert "Search bot" in page.locator("body").inner_text()
     # Play on until the hard bot has made two moves of its own.
-    tally, started = Tally(), time.monotonic()
-    while Move.objects.filter(game=game, seat=bot.seat, actor="bot").count() < 2:
+    tally = Tally()
+
+    def bot_moved_twice() -> bool:
+        if Move.objects.filter(game=game, seat=bot.seat, actor="bot").count() >= 2:
+            return True
         assert not is_over(page)
-        assert time.monotonic() - started < 90, f"the search bot did not move: {tally.actions}"
-        if not play_one(page, tally):
-            page.wait_for_timeout(250)
+        play_one(page, tally)
+        return False
+
+    page_wait_until(
+        page,
+        bot_moved_twice,
+        timeout=90,
+        interval=0.25,
+        message=lambda: f"the search bot did not move: {tally.actions}",
+    )
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING
     assert Move.objects.filter(game=game, seat=bot.seat, actor="bot").count() >= 2

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .driver import Tally, act_version, is_over, play_one, sign_in, wait_js
+from .driver import Tally, play_one, play_until_over, sign_in, wait_js
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres]
 
@@ -32,7 +31,7 @@ def shoot(page: Any, name: str) -> None:
     )
     p = phone.new_page()
     p.goto(page.url)
-    p.wait_for_timeout(300)
+    p.wait_for_load_state("networkidle")  # the page's own requests (scripts, fonts) done
     p.screenshot(path=str(Path(SHOTS) / f"{name}-phone.png"), full_page=False)
     phone.close()
 
@@ -76,38 +75,33 @@ def test_a_whole_game_against_the_greedy_bot(
     assert page.locator("#board [data-cell]").count() == 150
     tally = Tally()
     moves = 0
-    last_version, progressed_at = "", time.monotonic()
     shot = False
-    while not is_over(page):
+
+    def play() -> bool:
+        nonlocal moves, shot
+        moves += 1
         if SHOTS and not shot and moves >= 30 and page.locator("#claim-form").count():
             # Mid-game picture: a card chosen, its placements lit, the preview shown.
-            page.locator("#claim-form .card-choice").last.click()
-            page.wait_for_timeout(800)
+            with page.expect_response(lambda r: "claim_preview" in r.url):
+                page.locator("#claim-form .card-choice").last.click()
             shoot(page, "game")
             shot = True
-        try:
-            version = act_version(page)
-            if version != last_version:
-                last_version, progressed_at = version, time.monotonic()
-            # The game must keep moving: no new version on the page for a minute is a stall.
-            assert time.monotonic() - progressed_at < 60, "no progress for 60 s"
-            if not play_one(page, tally):
-                # Nothing to do yet: the bot is thinking (its move comes over the socket),
-                # or the panel is being refreshed. Look again shortly.
-                page.wait_for_timeout(250)
-        except Exception:
-            page.screenshot(path=str(tmp_path / "stuck.png"), full_page=True)
-            game.refresh_from_db()
-            last = list(
-                game.moves.order_by("-version").values("version", "seat", "actor", "action")[:3]
-            )
-            raise AssertionError(
-                f"DB {game.status} v{game.version} to_act {game.to_act} last {last}; "
-                f"stuck after {tally.actions[-8:]} {page.evaluate('GameTable.debug()')};"
-                f" see {tmp_path / 'stuck.png'}"
-            ) from None
-        moves += 1
-        assert moves < 2000, f"the game did not end: {tally.actions[-10:]}"
+        return play_one(page, tally)
+
+    try:
+        # The game must keep moving: no new version on the page for a minute is a stall.
+        play_until_over(page, play, stall=60, max_moves=2000)
+    except Exception:
+        page.screenshot(path=str(tmp_path / "stuck.png"), full_page=True)
+        game.refresh_from_db()
+        last = list(
+            game.moves.order_by("-version").values("version", "seat", "actor", "action")[:3]
+        )
+        raise AssertionError(
+            f"DB {game.status} v{game.version} to_act {game.to_act} last {last}; "
+            f"stuck after {tally.actions[-8:]} {page.evaluate('GameTable.debug()')};"
+            f" see {tmp_path / 'stuck.png'}"
+        ) from None
     # Final scores on the page match the database.
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED

@@ -5,33 +5,26 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from .driver import Tally, play_one, sign_in, wait_js
+from .driver import Tally, page_wait_until, play_one, sign_in, wait_js
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres]
 
 
-def _wait(predicate: Callable[[], bool], timeout: float = 20) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out")
-        time.sleep(0.1)
+def _wait(page: Any, predicate: Callable[[], bool], timeout: float = 20) -> None:
+    page_wait_until(page, predicate, timeout=timeout, interval=0.1)
 
 
 def _move(page: Any) -> None:
     """Make one move through the page (waiting until it offers one)."""
     tally = Tally()
-    deadline = time.monotonic() + 20
-    while not play_one(page, tally):
-        if time.monotonic() > deadline:
-            raise AssertionError("the page offered no move")
-        page.wait_for_timeout(200)
+    page_wait_until(
+        page, lambda: play_one(page, tally), timeout=20, interval=0.2, message="a move offered"
+    )
 
 
 def test_the_page_moves_over_its_socket_and_over_http_when_it_is_down(
@@ -77,7 +70,7 @@ def test_the_page_moves_over_its_socket_and_over_http_when_it_is_down(
 
     # A move made by clicking (a lit cell, cowboys) travels over the socket: no POST.
     _move(page)
-    _wait(lambda: len(my_moves()) == 1)
+    _wait(page, lambda: len(my_moves()) == 1)
     actions = [m for m in sent if m.get("type") == "action"]
     assert len(actions) == 1
     first = my_moves()[0]
@@ -98,7 +91,7 @@ def test_the_page_moves_over_its_socket_and_over_http_when_it_is_down(
     page.reload()  # the bot has moved meanwhile; the page shows it without its socket
     assert page.locator(".live-status.on").count() == 0
     _move(page)
-    _wait(lambda: len(my_moves()) == 2)
+    _wait(page, lambda: len(my_moves()) == 2)
     assert [url for url in posts if f"/games/{game.pk}/act" in url]
     assert len([m for m in sent if m.get("type") == "action"]) == 1  # none more by socket
     assert my_moves()[1].client_id.startswith("page:")

@@ -20,6 +20,8 @@ from typing import Any
 
 import websockets
 
+from tests.waiting import wait_until
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -75,18 +77,18 @@ def live_server(
         stderr=subprocess.STDOUT if log_file else None,
     )
     base = f"http://127.0.0.1:{port}"
+
+    def answers() -> bool:
+        if proc.poll() is not None:
+            raise RuntimeError("the live server exited")
+        try:
+            with urllib.request.urlopen(f"{base}/healthz", timeout=2) as r:  # noqa: S310
+                return r.status == 200
+        except OSError:
+            return False
+
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{base}/healthz", timeout=2) as r:  # noqa: S310
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("the live server did not start")
-            time.sleep(0.2)
+        wait_until(answers, timeout=60, interval=0.2, message="the live server starting")
         yield base
     finally:
         proc.terminate()

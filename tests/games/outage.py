@@ -12,13 +12,13 @@ import os
 import shutil
 import subprocess
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import redis
 
 from tests.games.live import free_port
+from tests.waiting import wait_until
 
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 
@@ -41,15 +41,14 @@ class PrivateRedis:
             stdout=subprocess.DEVNULL,
         )  # fmt: skip
         client = redis.Redis(port=self.port, socket_connect_timeout=1)
-        deadline = time.monotonic() + 20
-        while True:
+
+        def answers() -> bool:
             try:
-                if client.ping():
-                    return
+                return bool(client.ping())
             except redis.RedisError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
+                return False
+
+        wait_until(answers, timeout=20, message="the private redis-server answering")
 
     def stop(self) -> None:
         if self.proc is not None:

@@ -10,7 +10,6 @@ each level whose picks tell them apart (easy picks 1, medium 5)."""
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from datetime import timedelta
@@ -273,21 +272,17 @@ def test_the_hard_bot_thinks_its_budget_and_the_sweep_may_give_it_less(
     settings.BOT_SEARCH_SECONDS = 0.4
     game, alice, bob = _two_people(make_user, "hard")
     seats = {s.user_id: int(s.seat) for s in Seat.objects.filter(game=game)}  # type: ignore[arg-type]
-    started = time.monotonic()
     assert (
         bot_play(game=game, seat=seats[alice.pk], kind="search", actor="timeout", client_id="t:1")
         == "moved"
     )
     assert budgets == [0.4]
-    assert time.monotonic() - started < 0.4 + 1.0
     game.refresh_from_db()
-    started = time.monotonic()
     played = bot_play(
         game=game, seat=seats[bob.pk], kind="search", actor="timeout", client_id="t:2", seconds=0.01
     )
     assert played == "moved"
     assert budgets == [0.4, 0.01]
-    assert time.monotonic() - started < 0.4
 
 
 def test_the_budget_setting_stays_inside_the_bot_tasks_time_limit() -> None:

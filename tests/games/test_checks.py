@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import psycopg
@@ -15,6 +14,7 @@ from django.core.checks import run_checks
 from django.db import connection
 
 from tests.games.outage import private_postgres
+from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -52,12 +52,12 @@ def test_the_check_follows_a_postgresql_servers_autovacuum_setting_both_ways() -
             for setting in ("off", "on", "off"):
                 admin.execute(f"ALTER SYSTEM SET autovacuum = {setting}")
                 admin.execute("SELECT pg_reload_conf()")
-                deadline = time.monotonic() + 10
-                while time.monotonic() < deadline:  # the reload is a signal: wait for it
-                    (now,) = admin.execute("SELECT current_setting('autovacuum')").fetchone()
-                    if now == setting:
-                        break
-                    time.sleep(0.05)
+                wait_until(  # the reload is a signal: wait for it
+                    lambda s=setting: admin.execute(
+                        "SELECT current_setting('autovacuum') = %s", [s]
+                    ).fetchone()[0],
+                    timeout=10,
+                )
                 out = subprocess.run(
                     [sys.executable, "manage.py", "check", "--database", "default"],
                     cwd=ROOT,

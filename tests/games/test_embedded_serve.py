@@ -9,15 +9,18 @@ worker, while the site itself answered normally.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import socket
 import subprocess
 import sys
-import time
 import urllib.request
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
+
+from tests.waiting import WaitTimeout, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -60,6 +63,12 @@ def mails(folder: Path) -> str:
     return "".join(p.read_text() for p in sorted(folder.glob("*"))) if folder.exists() else ""
 
 
+def beat_time(health: dict[str, object] | None) -> datetime:
+    """The time of the scheduler's last heartbeat /healthz reports."""
+    stamp = (health or {}).get("scheduler_heartbeat")
+    return datetime.fromisoformat(str(stamp)) if stamp else datetime.min.replace(tzinfo=UTC)
+
+
 def test_serve_on_sqlite_sweeps_sends_the_reminder_and_logs_no_error(tmp_path: Path) -> None:
     port = free_port()
     outbox = tmp_path / "mail"
@@ -93,22 +102,28 @@ def test_serve_on_sqlite_sweeps_sends_the_reminder_and_logs_no_error(tmp_path: P
             start_new_session=True,
         )
         try:
-            deadline = time.monotonic() + 90
-            while time.monotonic() < deadline:
-                health = healthz(port)
-                reminded = mails(outbox).count("Subject: Reminder:")
-                if health and health.get("scheduler_heartbeat") and reminded >= 2:
-                    break
+
+            def reminded_twice() -> dict[str, object] | None:
                 output = log_path.read_text()
                 assert proc.poll() is None, output[-3000:]
                 assert " ERROR " not in output, output[-3000:]  # fail at the first error
-                time.sleep(0.5)
+                health = healthz(port)
+                reminded = mails(outbox).count("Subject: Reminder:")
+                if health and health.get("scheduler_heartbeat") and reminded >= 2:
+                    return health
+                return None
+
+            with contextlib.suppress(WaitTimeout):  # the asserts below say what is missing
+                wait_until(reminded_twice, timeout=90, interval=0.5)
             text = mails(outbox)
             assert "Subject: Reminder: your move in Colorado County, table 1" in text, (
                 log_path.read_text()[-3000:]
             )
             assert text.count("Subject: Reminder:") == 2  # alice and bob, once each
-            time.sleep(3)  # a few more sweeps, each with nothing left to remind
+            # A few more sweeps (every second, like the heartbeat), each with nothing left
+            # to remind: the scheduler's heartbeat three seconds on, still two mails.
+            first = beat_time(healthz(port))
+            wait_until(lambda: beat_time(healthz(port)) >= first + timedelta(seconds=3))
             assert mails(outbox).count("Subject: Reminder:") == 2
         finally:
             proc.send_signal(signal.SIGINT)

@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from colorado.api import STATUS_CODES
+from colorado.api_kit import STATUS_CODES
 from games import selectors
 from games.errors import (
     BadRequest,

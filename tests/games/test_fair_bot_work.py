@@ -187,13 +187,17 @@ def test_the_sweep_tells_tables_waiting_their_turn_from_lost_tokens(
     settings.CELERY_TASK_ALWAYS_EAGER = False
     monkeypatch.setattr(celery_app.conf, "task_always_eager", False)
     queued: list[Any] = []
-    monkeypatch.setattr(bot_move, "apply_async", lambda args, **kw: queued.append(args))
+    # The sweep queues the bot task by its name (games.bot_wakeup): catch what it sends.
+    monkeypatch.setattr(
+        celery_app, "send_task", lambda name, args=(), **kw: queued.append((name, args))
+    )
     owner = make_user()
     for n in range(5):
         _due_table(owner, person_plays=False, waited=120 + n)
     # Nothing moved lately: every stalled table's token is queued again.
     assert bots_requeue() == 5
     assert len(queued) == 5
+    assert {name for name, _args in queued} == {bot_move.name}
     queued.clear()
     # The workers are making moves: the tables wait for their turn; one token is enough.
     bot_queue.note_move()

@@ -4,7 +4,7 @@ on a frame that does not follow what it showed (docs/api.md, "The game socket").
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 import json
 from collections.abc import Callable
 from typing import Any
@@ -20,6 +20,7 @@ from games import moves, selectors, services
 from games.engine import get_rules, title_slugs
 from games.models import Game
 from games.services import frame_key, group_name
+from tests.waiting import WaitTimeout, async_wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -210,7 +211,12 @@ def test_a_player_watching_live_is_marked_seen_and_gets_no_turn_mail(
         moved = await sync_to_async(_act)(game, users)
         for s in sockets:
             await s.receive_from(timeout=10)
-        await asyncio.sleep(1.5)  # the batch of marks is written once a second
+
+        def marked() -> bool:  # the batch of marks is written once a second
+            now = seen()
+            return all(now[seat] == moved.version for seat in moved.to_act)
+
+        await async_wait_until(sync_to_async(marked), timeout=15, message="the seen marks")
         while_open = await sync_to_async(seen)()
         for s in sockets:
             await s.disconnect()
@@ -311,9 +317,16 @@ def test_a_socket_keeps_no_frames_after_passing_its_own_on(
         message = {"type": "game.frame", "version": 2, "since": 1, "frames": frames, "to_act": []}
         await layer.group_send(group_name(game.pk), message)
         same = await socket.receive_from(timeout=10) == text
-        await asyncio.sleep(0.05)  # the consumer's loop has gone back to waiting
-        gc.collect()
-        held = sys.getrefcount(text) - before
+        held = 0
+
+        def let_go() -> bool:  # once the consumer's loop has gone back to waiting
+            nonlocal held
+            gc.collect()
+            held = sys.getrefcount(text) - before
+            return held == 0
+
+        with contextlib.suppress(WaitTimeout):  # the assert below says what is held
+            await async_wait_until(let_go, timeout=5)
         await socket.disconnect()
         return same, held
 

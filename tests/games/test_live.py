@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -23,6 +22,7 @@ from games.models import Game, Move
 from tests.fixtures import channel_prefix
 from tests.games.fixtures import ApiClient
 from tests.games.live import Socket, live_server, socket_ticket
+from tests.waiting import stays
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -167,7 +167,8 @@ def test_session_cookie_socket_gets_my_view(server: str, make_user: Callable[...
     try:
         frame = sock.wait_for(lambda f: f["type"] == "game")
         assert frame["my_seat"] == game.seats.get(user=alice).seat
-        time.sleep(7)  # an idle socket stays open (longer than Redis client timeouts)
+        # An idle socket stays open (longer than Redis client timeouts).
+        stays(lambda: sock.closed_code is None, 7, message="the idle socket open")
         sock.send({"type": "hello", "version": 0})
         again = sock.wait_for(lambda f: f["type"] == "game" and f["events"])
         assert again["events"][0]["version"] == 1

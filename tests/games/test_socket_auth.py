@@ -5,7 +5,6 @@ short-lived single-use ticket from ``POST /api/socket-ticket``, or ``Authorizati
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -18,6 +17,7 @@ from accounts.models import User
 from accounts.services import token_create
 from games import services
 from games.models import Game
+from tests.waiting import async_wait_until, wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -98,11 +98,14 @@ def test_a_ticket_opens_one_socket_once(make_user: Callable[..., User]) -> None:
 
 
 def test_an_expired_ticket_is_refused(make_user: Callable[..., User]) -> None:
-    from accounts.services import socket_ticket_create
+    from django.core.cache import cache
+
+    from accounts.services import _ticket_key, socket_ticket_create
 
     game, alice = _private_game(make_user)
     ticket = socket_ticket_create(user=alice, seconds=1)
-    time.sleep(1.2)
+    # Its second is up once the cache has let it go (looking does not use it up).
+    wait_until(lambda: cache.get(_ticket_key(ticket)) is None, timeout=10)
     assert _refused(_handshake(game.pk, query=f"ticket={ticket}"))
 
 
@@ -187,11 +190,15 @@ def test_cookie_sockets_open_while_channels_one_thread_is_busy(
         "client": ("127.0.0.1", 1234),
         "server": ("127.0.0.1", 80),
     }
-    release = threading.Event()
+    release, holding = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        holding.set()
+        release.wait(30)
 
     async def run() -> dict[str, Any]:
-        held = asyncio.ensure_future(sync_to_async(release.wait, thread_sensitive=True)(30))
-        await asyncio.sleep(0.2)  # the one thread is now waiting
+        held = asyncio.ensure_future(sync_to_async(hold, thread_sensitive=True)())
+        await async_wait_until(holding.is_set, timeout=10)  # the one thread is now waiting
         app = ApplicationCommunicator(application, scope)
         try:
             await app.send_input({"type": "websocket.connect"})

@@ -5,7 +5,6 @@ marked seen (no "your turn" mail for a turn the player watched come)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Callable
 from typing import Any
@@ -21,6 +20,7 @@ from games import consumers
 from games.engine import get_rules, title_slugs
 from games.models import Game, Seat
 from tests.games.test_frames import Socket, _act, _two_player_game, in_memory_layer
+from tests.waiting import async_wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -123,7 +123,12 @@ def test_opening_the_table_marks_a_due_seat_seen(make_user: Callable[..., User])
         for socket in sockets:
             await socket.connect()
             await socket.receive_from(timeout=10)
-        await asyncio.sleep(1.5)  # the process's seen marks are written once a second
+
+        def marked() -> bool:  # the process's seen marks are written once a second
+            now = seen()
+            return all(now[user_id] == game.version for user_id in due)
+
+        await async_wait_until(sync_to_async(marked), timeout=15, message="the seen marks")
         after = await sync_to_async(seen)()
         for socket in sockets:
             await socket.disconnect()

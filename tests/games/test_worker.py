@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from games import bots, services
 from games.models import Game, Move
+from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres, pytest.mark.redis]
 
@@ -15,13 +14,12 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres, pyt
 def test_two_bots_play_a_whole_game_through_the_worker(real_worker: None) -> None:
     opener = bots.bot_account(kind="random")
     game = services.game_create(creator=opener, players=2, bots=["greedy"])
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline:
+
+    def finished() -> bool:
         game.refresh_from_db()
-        if game.status == Game.Status.FINISHED:
-            break
-        time.sleep(0.5)
-    assert game.status == Game.Status.FINISHED, f"stuck at version {game.version}"
+        return game.status == Game.Status.FINISHED
+
+    wait_until(finished, timeout=180, interval=0.5, message=lambda: f"v{game.version} finished")
     assert game.result is not None
     assert Move.objects.filter(game=game).count() == game.version - 1
     assert set(Move.objects.filter(game=game).values_list("actor", flat=True)) == {"bot"}

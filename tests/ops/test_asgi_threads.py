@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 from typing import Any
 
 import pytest
@@ -46,16 +45,18 @@ async def get(app: PooledThreadsASGIHandler) -> int:
 @pytest.fixture
 def threads_seen() -> Any:
     """The name of the thread each request's ``request_started`` receivers ran in (a
-    synchronous receiver runs in the request's own thread), and a pause there."""
+    synchronous receiver runs in the request's own thread), and a barrier there: with one
+    set, each request waits until as many requests as it counts are inside at once."""
     seen: list[str] = []
-    pause = {"seconds": 0.0}
+    gate: dict[str, threading.Barrier | None] = {"barrier": None}
 
     def record(**_: Any) -> None:
         seen.append(threading.current_thread().name)
-        time.sleep(pause["seconds"])
+        if (barrier := gate["barrier"]) is not None:
+            barrier.wait()  # raises BrokenBarrierError (a 500) if they never meet
 
     request_started.connect(record, dispatch_uid="test-asgi-threads")
-    yield seen, pause
+    yield seen, gate
     request_started.disconnect(dispatch_uid="test-asgi-threads")
 
 
@@ -73,14 +74,14 @@ def test_requests_one_after_another_reuse_one_thread(threads_seen: Any) -> None:
 
 
 def test_requests_at_once_each_have_their_own_thread(threads_seen: Any) -> None:
-    seen, pause = threads_seen
-    pause["seconds"] = 0.4
+    seen, gate = threads_seen
+    # The four requests meet inside the view's start: one after another, the first would
+    # wait in vain (the barrier breaks after its timeout and the requests answer 500).
+    gate["barrier"] = threading.Barrier(4, timeout=8)
     app = PooledThreadsASGIHandler()
 
     async def together() -> list[int]:
         return list(await asyncio.gather(*(get(app) for _ in range(4))))
 
-    started = time.monotonic()
     assert asyncio.run(together()) == [200] * 4
-    assert time.monotonic() - started < 1.2  # one after another would take 1.6 s
     assert len(set(seen)) == 4, seen

@@ -10,7 +10,6 @@ import json
 import re
 import signal
 import subprocess
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -21,6 +20,7 @@ import pytest
 from colorado import server_options
 from colorado.client_address import real_address
 from tests.ops.test_run_command import ROOT, environment, get_json, start, stop
+from tests.waiting import wait_until
 
 
 def test_the_address_rule() -> None:
@@ -44,13 +44,11 @@ def _status(url: str, *, forwarded: str, body: bytes | None = None) -> int:
 
 
 def _wait_for_site(proc: subprocess.Popen[bytes], log: Path, port: str) -> None:
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if get_json(f"http://127.0.0.1:{port}/healthz"):
-            return
+    def answers() -> bool:
         assert proc.poll() is None, log.read_text()[-3000:]
-        time.sleep(0.3)
-    raise AssertionError(log.read_text()[-3000:])
+        return bool(get_json(f"http://127.0.0.1:{port}/healthz"))
+
+    wait_until(answers, timeout=120, interval=0.3, message=lambda: log.read_text()[-3000:])
 
 
 def _made_up_addresses_are_ignored(port: str) -> None:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from celery.signals import task_postrun
 from django.conf import settings as django_settings
 from django.test import Client
 from django.utils import timezone
@@ -27,19 +28,11 @@ from notifications import services as mail
 from notifications.models import Notification, OutboxMail
 from notifications.tasks import send_outbox_mail, send_turn_email
 from tests.notifications import smtp
+from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres, pytest.mark.redis]
 
 PASSWORD = "open-range-1887"
-
-
-def _wait_for(check: Callable[[], Any], timeout: float, what: str) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if found := check():
-            return found
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def test_mail_while_smtp_is_down_arrives_once_when_it_is_back(
@@ -76,13 +69,14 @@ def test_mail_while_smtp_is_down_arrives_once_when_it_is_back(
 
     # The worker tries each, fails, and schedules a retry; nothing is sent.
     row = OutboxMail.objects.get(to=address)
-    _wait_for(
+    wait_until(
         lambda: (
             OutboxMail.objects.filter(pk=row.pk, attempts__gte=1).exclude(error="").exists()
             and Notification.objects.filter(kind="turn").exclude(error="").count() == 2
         ),
         timeout=60,
-        what="the first failed tries",
+        interval=0.2,
+        message="the first failed tries",
     )
     assert not OutboxMail.objects.filter(sent_at__isnull=False).exists()
     assert not Notification.objects.filter(sent_at__isnull=False).exists()
@@ -91,17 +85,29 @@ def test_mail_while_smtp_is_down_arrives_once_when_it_is_back(
         back = time.monotonic()
         # Each arrives at its next retry: within 30 s after one failed try, 60 s after two,
         # 120 s after three (the backoff doubles, with full jitter).
-        _wait_for(lambda: len(inbox.messages) >= 3, timeout=150, what="the three mails")
+        wait_until(
+            lambda: len(inbox.messages) >= 3, timeout=150, interval=0.2, message="the three mails"
+        )
         arrived = time.monotonic() - back
         record_property("seconds_until_the_mails_arrived", round(arrived, 1))
         print(f"mails arrived {arrived:.1f} s after the mail server came back")
 
         # The same tasks delivered once more (a redelivery, the sweep's re-queue): no mail.
-        send_outbox_mail.delay(row.pk)
-        for seat in game.seats.all():
-            send_turn_email.delay(seat.pk, game.version)
-        assert outbox.outbox_requeue(now=timezone.now() + timedelta(minutes=10)) == 0
-        time.sleep(3)
+        # The worker runs in this process's threads: its task_postrun signal says when
+        # each of them has run.
+        ran: set[str] = set()
+
+        def note(task_id: str = "", **_: Any) -> None:
+            ran.add(task_id)
+
+        task_postrun.connect(note, weak=False)
+        try:
+            again = [send_outbox_mail.delay(row.pk).id]
+            again += [send_turn_email.delay(s.pk, game.version).id for s in game.seats.all()]
+            assert outbox.outbox_requeue(now=timezone.now() + timedelta(minutes=10)) == 0
+            wait_until(lambda: ran >= set(again), timeout=60, message="the tasks sent again ran")
+        finally:
+            task_postrun.disconnect(note)
 
     assert sorted(recipients[0] for _, recipients, _ in inbox.messages) == sorted(
         [address, "alice@example.org", "bob@example.org"]

@@ -33,8 +33,11 @@ import pytest
 
 from tests.fixtures import _missing
 from tests.games.live import ROOT, free_port
+from tests.waiting import wait_until
 
-pytestmark = [pytest.mark.postgres, pytest.mark.redis]
+# One worker runs the drills one after another: they share the module's PostgreSQL cluster,
+# and each keeps both processors busy (a worker, beat, the servers).
+pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.xdist_group("fault-drills")]
 
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 CELERY = Path(sys.executable).with_name("celery")
@@ -152,16 +155,13 @@ class Redis:
         )  # fmt: skip
         import redis
 
-        deadline = time.monotonic() + 20
-        while True:
+        def answers() -> bool:
             try:
-                if redis.Redis.from_url(self.url, socket_connect_timeout=1).ping():
-                    return
+                return bool(redis.Redis.from_url(self.url, socket_connect_timeout=1).ping())
             except redis.RedisError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("the private redis-server did not start")
-            time.sleep(0.1)
+                return False
+
+        wait_until(answers, timeout=20, message="the private redis-server did not start")
 
     def stop(self) -> None:
         """Stop the server; with no persistence, the queue is gone with it."""
@@ -299,33 +299,59 @@ class Site:
 
     def wait_moving(self, ids: list[int], *, moves: int, timeout: float) -> dict[int, int]:
         """Wait until every table has had ``moves`` bot moves; returns their versions."""
-        deadline = time.monotonic() + timeout
-        while True:
+        now: dict[int, tuple[int, str]] = {}
+
+        def moved() -> bool:
+            nonlocal now
             now = self.versions(ids)
-            if all(v >= 1 + moves or s != "running" for v, s in now.values()):
-                return {i: v for i, (v, _s) in now.items()}
-            if time.monotonic() > deadline:
-                raise AssertionError(f"the bots did not start playing: {now}\n{self.log('worker')}")
-            time.sleep(0.2)
+            return all(v >= 1 + moves or s != "running" for v, s in now.values())
+
+        wait_until(
+            moved,
+            timeout=timeout,
+            interval=0.2,
+            message=lambda: f"the bots did not start playing: {now}\n{self.log('worker')}",
+        )
+        return {i: v for i, (v, _s) in now.items()}
+
+    def wait_stalled(self, ids: list[int], *, timeout: float = 60) -> None:
+        """Wait until every running table of ``ids`` counts as stalled by the site's rule
+        (no move for ``BOT_STALL_SECONDS``, in the database's clock)."""
+        wait_until(
+            lambda: (
+                not self.pg.query(
+                    "SELECT id FROM games_game WHERE id = ANY(%s) AND status = 'running' "
+                    "AND updated_at > now() - make_interval(secs => %s)",
+                    list(ids),
+                    BOT_STALL_SECONDS,
+                )
+            ),
+            timeout=timeout,
+            interval=0.2,
+            message="the tables did not stall",
+        )
 
     def wait_all_move_on(self, before: dict[int, int], *, timeout: float) -> dict[int, float]:
         """Seconds until each table moved past the version it had in ``before`` (or
         finished). Fails naming the tables that sat still."""
         start = time.monotonic()
         moved: dict[int, float] = {}
-        while time.monotonic() - start < timeout:
+
+        def all_moved() -> bool:
             for game_id, (version, status) in self.versions(list(before)).items():
                 if game_id not in moved and (version > before[game_id] or status != "running"):
                     moved[game_id] = time.monotonic() - start
-            if len(moved) == len(before):
-                return moved
-            time.sleep(0.2)
-        still = sorted(set(before) - set(moved))
-        raise AssertionError(
-            f"tables {still} sat still for {timeout} s after the fault "
-            f"({len(still)} of {len(before)})\n--- worker log (tail) ---\n"
-            + self.log("worker")[-4000:]
-        )
+            return len(moved) == len(before)
+
+        def sat_still() -> str:
+            still = sorted(set(before) - set(moved))
+            return (
+                f"tables {still} sat still after the fault ({len(still)} of {len(before)})"
+                "\n--- worker log (tail) ---\n" + self.log("worker")[-4000:]
+            )
+
+        wait_until(all_moved, timeout=timeout, interval=0.2, message=sat_still)
+        return moved
 
     def retire(self, ids: list[int]) -> None:
         """Take a drill's tables out of play, so the next drill's worker has only its own."""
@@ -360,7 +386,7 @@ def test_kill_9_of_the_worker_mid_game(site: Site) -> None:
     site.wait_moving(ids, moves=3, timeout=90)
     site.kill("worker")
     before = {i: v for i, (v, _s) in site.versions(ids).items()}
-    time.sleep(BOT_STALL_SECONDS)
+    site.wait_stalled(ids)  # the worker stays down until the tables count as stalled
     site.worker()
     figures = site.wait_all_move_on(before, timeout=RECOVERY_SECONDS)
     _report("kill -9 of the worker (seconds after the new worker started)", figures)
@@ -376,8 +402,14 @@ def test_redis_restart_loses_the_queue_and_the_worker_lives_on(site: Site) -> No
     ids = site.tables()
     site.wait_moving(ids, moves=3, timeout=90)
     for restart in (1, 2, 3):
+        lost = site.log("worker").count("Connection to broker lost")
         site.redis.stop()
-        time.sleep(2)
+        # Redis stays down until the worker has noticed (it says so in its log).
+        wait_until(
+            lambda lost=lost: site.log("worker").count("Connection to broker lost") > lost,
+            timeout=30,
+            message="the worker did not notice Redis going away",
+        )
         site.redis.start()
         before = {i: v for i, (v, _s) in site.versions(ids).items() if _s == "running"}
         if not before:

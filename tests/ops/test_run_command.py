@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 
 from colorado.web_workers import worker_cpus
+from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -74,15 +75,22 @@ def wait_for_heartbeat(
     """/healthz once the scheduler's heartbeat went through the broker and a worker (later
     than ``after``, an ISO time, when given)."""
     health = None
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
+
+    def beating() -> dict[str, object] | None:
+        nonlocal health
         health = get_json(f"http://127.0.0.1:{port}/healthz")
         stamp = (health or {}).get("scheduler_heartbeat")
         if stamp and (after is None or datetime.fromisoformat(str(stamp)) > after):
-            return health or {}
+            return health
         assert proc.poll() is None, log_path.read_text()[-3000:]
-        time.sleep(0.5)
-    raise AssertionError(f"no heartbeat after {after}: {health}\n{log_path.read_text()[-3000:]}")
+        return None
+
+    return wait_until(
+        beating,
+        timeout=120,
+        interval=0.5,
+        message=lambda: f"no heartbeat after {after}: {health}\n{log_path.read_text()[-3000:]}",
+    )
 
 
 def session_processes(proc: subprocess.Popen[bytes]) -> list[str]:
@@ -135,8 +143,17 @@ def run_site(
     finally:
         stop(proc, signum)
     # Ctrl-C (or SIGTERM) stopped every process of the session (web, worker, scheduler).
-    time.sleep(1)
-    assert session_processes(proc) == []
+    all_gone(proc)
+
+
+def all_gone(proc: subprocess.Popen[bytes]) -> None:
+    """Wait until no process of ``dev.py run``'s session is left (one that has exited may
+    take a moment to be reaped)."""
+    wait_until(
+        lambda: session_processes(proc) == [],
+        timeout=10,
+        message=lambda: f"processes left in the session: {session_processes(proc)}",
+    )
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
@@ -206,16 +223,17 @@ def kill_and_wait_for_a_new_worker(
     (worker,) = worker_pids(proc)
     killed_at = time.monotonic()
     os.kill(int(worker), signal.SIGKILL)
-    while time.monotonic() < killed_at + 30:
+
+    def new_worker() -> list[str]:
         health = get_json(f"http://127.0.0.1:{port}/healthz")
         assert health is not None, "the site went down with the worker"
         assert health["ok"] is True
-        new = [pid for pid in worker_pids(proc) if pid != worker]
-        if new:
-            (pid,) = new
-            return pid, time.monotonic() - killed_at
-        time.sleep(0.2)
-    raise AssertionError(f"no new worker\n{log_path.read_text()[-3000:]}")
+        return [pid for pid in worker_pids(proc) if pid != worker]
+
+    (pid,) = wait_until(
+        new_worker, interval=0.2, message=lambda: f"no new worker\n{log_path.read_text()[-3000:]}"
+    )
+    return pid, time.monotonic() - killed_at
 
 
 @pytest.mark.postgres
@@ -246,8 +264,7 @@ def test_a_killed_worker_is_restarted_while_the_site_stays_up(tmp_path: Path, se
         stop(proc, signal.SIGTERM)
     assert proc.returncode == 0
     assert "[dev] stopping" in log_path.read_text()
-    time.sleep(1)
-    assert session_processes(proc) == []  # web, worker, beat and the worker's pool
+    all_gone(proc)  # web, worker, beat and the worker's pool
 
 
 def _dev_module() -> Any:

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from django import forms
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 CELL_RE = re.compile(r"^[A-O](10|[1-9])$")
@@ -29,7 +30,8 @@ def _cowboys(values: list[str]) -> list[int]:
     return sorted(set(out))
 
 
-def _cell(value: str, label: str) -> str:
+def _cell(value: str, label: str | Promise) -> str:
+    """``value`` as a cell name (``C4``); ``label`` names it in the error, lazily translated."""
     value = (value or "").strip().upper()
     if not CELL_RE.match(value):
         raise forms.ValidationError(_("Choose a cell for %(what)s, like C4.") % {"what": label})

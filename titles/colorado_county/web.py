@@ -41,6 +41,7 @@ class ColoradoCountyWeb(WebTitle):
     board_template = "colorado_county/_board.html"
     legend_template = "colorado_county/_legend.html"
     board_swaps = False  # play.js redraws it from the socket's view (board.js)
+    board_zoom = "[data-cell]"  # fitted to a phone's width, zoomed to tap a cell
     act_template = "colorado_county/_act.html"
     side_template = "colorado_county/_side.html"
     home_template = "colorado_county/_home.html"

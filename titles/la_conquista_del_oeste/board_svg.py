@@ -147,8 +147,20 @@ def _lines() -> str:
     return "".join(out)
 
 
+def _camp(cid: str, legal: bool) -> str:
+    """LC-31: a camp is a small dot on its trail, named only in its tooltip."""
+    c = DATA.cities[cid]
+    cls = "city camp " + ("west" if c.west else "east") + (" dest" if legal else "")
+    return (
+        f'<g class="{cls}" data-city="{escape(cid)}"><title>{escape(city_name(cid))}</title>'
+        f'<circle class="node" cx="{c.x}" cy="{c.y}" r="3.5"/></g>'
+    )
+
+
 def _city(cid: str, legal: bool) -> str:
     c = DATA.cities[cid]
+    if c.camp:
+        return _camp(cid, legal)
     marks = [(g, w) for flag, g, w in symbols() if _has(c, flag)]
     words = ", ".join(w for _g, w in marks)
     label = f"{c.name}: {words}" if words else c.name
@@ -169,7 +181,7 @@ def _city(cid: str, legal: bool) -> str:
 
 def _dest_button(cid: str) -> str:
     c = DATA.cities[cid]
-    words = escape(_("Move to %(city)s") % {"city": c.name})
+    words = escape(_("Move to %(city)s") % {"city": city_name(cid)})
     return (
         f'<foreignObject x="{c.x - 13}" y="{c.y - 13}" width="26" height="26">'
         f'<button xmlns="http://www.w3.org/1999/xhtml" class="dest-button" type="submit" '

@@ -11,7 +11,6 @@ from django import forms
 from django.utils.translation import gettext as _
 
 from .engine.data import ITEMS
-from .log_words import item_words
 
 #: Action types whose only field is their type.
 BARE = frozenset({"work", "rob", "rail", "surrender", "roll", "end_turn"})
@@ -106,7 +105,3 @@ def action_from_fields(data: Any) -> dict[str, Any]:
             "take": _bundle(data, "take", cards=False),
         }
     raise bad()
-
-
-def item_choices() -> list[tuple[str, str]]:
-    return [(i, item_words(i)) for i in ITEMS]

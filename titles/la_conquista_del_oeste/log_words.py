@@ -25,6 +25,9 @@ def item_words(item: str) -> str:
 
 def city_name(city: Any) -> str:
     found = DATA.cities.get(str(city))
+    if found and found.camp:  # LC-31: camps have no names of their own
+        a, b = (DATA.cities[t].name for t in found.trail)
+        return _("a camp between %(a)s and %(b)s") % {"a": a, "b": b}
     return found.name if found else str(city)
 
 

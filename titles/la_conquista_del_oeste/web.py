@@ -12,7 +12,7 @@ from django.utils.translation import gettext_noop
 from games.titles import WebTitle
 
 from . import board_svg, log_words
-from .engine.data import DATA, ITEMS
+from .engine.data import DATA, ITEMS, distances
 from .forms import action_from_fields, bad
 
 #: The name the site gives this title's greedy bot's account, marked for the catalogues
@@ -148,7 +148,7 @@ class LaConquistaWeb(WebTitle):
             "board_svg": board_svg.render_board(view, names, legal),
             "symbols": board_svg.symbols(),
             "items": [(i, log_words.item_words(i)) for i in ITEMS],
-            "my_city": city.name if city else "",
+            "my_city": log_words.city_name(city.id) if city else "",
             "my_row": mine or {},
             "my_hand": [card(c) for c in hand],
             "buys": [
@@ -168,9 +168,9 @@ class LaConquistaWeb(WebTitle):
                 for a in of("sell")
             ],
             "bets": [a["bet"] for a in of("poker")],
-            "moves": sorted(
+            "moves": sorted(  # the farthest west first
                 ({"to": a["to"], "name": log_words.city_name(a["to"])} for a in of("move")),
-                key=lambda m: m["name"],
+                key=lambda m: (TO_PACIFIC.get(m["to"], 999), m["name"]),
             ),
             "plays": [card(a["card"]) for a in of("play")],
             "discards": [card(a["card"]) for a in of("discard")],
@@ -195,6 +195,9 @@ class LaConquistaWeb(WebTitle):
                 for p in players
             ],
         }
+
+
+TO_PACIFIC = distances(DATA.neighbours, [c for c in DATA.city_order if DATA.cities[c].arrival])
 
 
 def _price(city: str, item: str, index: int) -> int:

@@ -28,7 +28,9 @@ from django.db.models import Count, Q, QuerySet
 from django.test.utils import override_settings
 
 from accounts.models import Rating, User
+from colorado.celery import app
 from games import services
+from games.bot_wakeup import queue_bot_move
 from games.bots import BotLevel, bot_account, bot_levels
 from games.engine import get_rules, title_slugs
 from games.models import Game, Seat
@@ -167,7 +169,7 @@ def _tally(slug: str, pair: tuple[User, User]) -> dict[str, int]:
     tally = {"games": 0, "a": 0, "b": 0, "draws": 0}
     finished = _pair_games(slug, pair).filter(status=Game.Status.FINISHED)
     seats = Seat.objects.filter(game__in=finished).values_list("game_id", "user_id", "final_rank")
-    ranks: dict[int, dict[int, int]] = {}
+    ranks: dict[int, dict[int, int | None]] = {}  # a seat has no rank until the end
     for game_id, user_id, rank in seats:
         ranks.setdefault(game_id, {})[user_id] = rank
     for by_user in ranks.values():
@@ -184,8 +186,6 @@ def _tally(slug: str, pair: tuple[User, User]) -> dict[str, int]:
 
 def _play_out(game: Game) -> None:
     """Let the bots play ``game`` to its end, here and now (eager bot tasks)."""
-    from games.tasks import queue_bot_move
-
     game.refresh_from_db()
     tries = 0
     while game.status == Game.Status.RUNNING:
@@ -201,7 +201,6 @@ def _play_out(game: Game) -> None:
 @contextmanager
 def _bots_in_this_process() -> Iterator[None]:
     """Bot tasks run in this process, one after another (as in tests), not on a worker."""
-    from colorado.celery import app
 
     before = app.conf.task_always_eager
     app.conf.task_always_eager = True

@@ -383,10 +383,6 @@ def resolve_bids(s: State, ev: list[Event]) -> None:
     next_claim(s, ev)
 
 
-def claimable(s: State, card: int) -> bool:
-    return bool(s.flags[CARDS[card].colour_index])
-
-
 def next_claim(s: State, ev: list[Event]) -> None:
     """Skip claimers who cannot use any face-up card (only possible after CC-4.3)."""
     flags = s.flags
@@ -410,15 +406,6 @@ def second_targets(card: int, flag: int) -> tuple[int, ...]:
         cells = () if off is None else board.targets(flag, off[0], off[1])
         _TARGETS[card * 256 + flag] = cells
     return cells
-
-
-def second_options(s: State, card: int, flag: int) -> list[int]:
-    """Free land cells for the second star of ``card`` on ``flag`` (CC-6.2)."""
-    cells = second_targets(card, flag)
-    if not cells:
-        return []
-    free = free_land(s)
-    return [t for t in cells if free >> t & 1]
 
 
 def claim(s: State, seat: int, card: int, flag: int, second: int, ev: list[Event]) -> None:

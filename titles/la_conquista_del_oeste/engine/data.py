@@ -8,9 +8,10 @@ naming the problem, so a bad edit never reaches a game.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -54,16 +55,18 @@ class City:
     y: int
     shops: tuple[str, ...]
     bank: int  # vault value, 0: no bank
-    start: bool
-    arrival: bool
-    work: bool
-    poker: bool
-    sheriff: bool
-    cardsharp: bool
-    prison: bool
-    incident: bool
-    indian_prison: bool
-    roy_bean: bool
+    start: bool = False
+    arrival: bool = False
+    work: bool = False
+    poker: bool = False
+    sheriff: bool = False
+    cardsharp: bool = False
+    prison: bool = False
+    incident: bool = False
+    indian_prison: bool = False
+    roy_bean: bool = False
+    camp: bool = False  # LC-31: a camp on a trail, no name, nothing drawn but a dot
+    trail: tuple[str, str] = ("", "")  # a camp's two towns
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,8 +159,8 @@ def parse(raw: Any) -> Components:
             unknown = set(c) - {"id", "name", "zone", "x", "y", "shops", "bank", *FLAGS}
             if unknown:
                 raise _fail(f"{cid}: unknown keys {sorted(unknown)}")
-            flags = {f: c.get(f, False) is True for f in FLAGS}
-            cities[cid] = City(
+            flags: dict[str, Any] = {f: c.get(f, False) is True for f in FLAGS}
+            town = City(
                 cid,
                 str(c["name"]),
                 c["zone"] == "west",
@@ -165,18 +168,24 @@ def parse(raw: Any) -> Components:
                 _int(c["y"], f"{cid}.y"),
                 shops,
                 _int(c.get("bank", 0), f"{cid}.bank"),
-                **flags,
             )
+            cities[cid] = replace(town, **flags)
         nb: dict[str, list[str]] = {cid: [] for cid in cities}
         edges: list[tuple[str, str]] = []
-        for a, b in raw["edges"]:
-            if a not in cities or b not in cities or a == b:
+        trails: set[frozenset[str]] = set()
+        for edge in raw["edges"]:
+            a, b = edge[0], edge[1]
+            camps = _int(edge[2], f"camps {a}-{b}") if len(edge) == 3 else 0
+            if a not in cities or b not in cities or a == b or len(edge) not in (2, 3):
                 raise _fail(f"bad edge {a!r}-{b!r}")
-            if b in nb[a]:
+            if frozenset((a, b)) in trails:
                 raise _fail(f"duplicate edge {a}-{b}")
-            nb[a].append(b)
-            nb[b].append(a)
-            edges.append((a, b))
+            trails.add(frozenset((a, b)))
+            chain = [a, *_camps(cities, a, b, camps), b]
+            for x, y in itertools.pairwise(chain):
+                nb.setdefault(x, []).append(y)
+                nb.setdefault(y, []).append(x)
+                edges.append((x, y))
         rail = tuple(raw["railway"]["cities"])
         if len(rail) != 2 or any(r not in cities or cities[r].west for r in rail):
             raise _fail("the railway joins two East cities")
@@ -228,6 +237,29 @@ def parse(raw: Any) -> Components:
         raise _fail(f"malformed data ({exc!r})") from None
     _check_graph(comp)
     return comp
+
+
+def _camps(cities: dict[str, City], a: str, b: str, n: int) -> list[str]:
+    """LC-31: ``n`` camps evenly spaced on the trail from ``a`` to ``b``, added to
+    ``cities``; a camp lies in the West when both towns do."""
+    ca, cb = cities[a], cities[b]
+    out = []
+    for i in range(1, n + 1):
+        cid = f"camp-{a}-{b}-{i}"
+        t = i / (n + 1)
+        cities[cid] = City(
+            cid,
+            "",
+            ca.west and cb.west,
+            round(ca.x + (cb.x - ca.x) * t),
+            round(ca.y + (cb.y - ca.y) * t),
+            (),
+            0,
+            camp=True,
+            trail=(a, b),
+        )
+        out.append(cid)
+    return out
 
 
 def _only(cities: dict[str, City], flag: str) -> str:

@@ -8,7 +8,7 @@ from typing import Any
 
 from games.engine import _rng
 
-from .data import ARRIVALS, CITIES, DATA, ITEMS, NB, PRISON_CITIES, distances
+from .data import ARRIVALS, CITIES, DATA, NB, PRISON_CITIES, distances
 from .state import Player, State
 
 Event = dict[str, Any]
@@ -250,15 +250,15 @@ def may_enter(p: Player, city: str) -> bool:
 
 
 def destinations(p: Player, steps: int) -> list[str]:
-    """LC-4, LC-5: cities 1..steps edges away along allowed cities; a move never passes
-    through Judge Roy Bean's city without the Lily Langtry portrait (it may end there)."""
-    lily = has_lily(p)
+    """LC-4, LC-5, LC-31: spaces 1..steps lines away; a move goes on only through camps,
+    so it stops at the first town it enters (and so never passes through Judge Roy
+    Bean's Langtry, LC-5)."""
     seen = {p.pos: 0}
     frontier = [p.pos]
     for depth in range(1, steps + 1):
         nxt: list[str] = []
         for a in frontier:
-            if a != p.pos and CITIES[a].roy_bean and not lily:
+            if a != p.pos and not CITIES[a].camp:
                 continue
             for b in NB[a]:
                 if b not in seen and may_enter(p, b):
@@ -308,10 +308,10 @@ def arrive(s: State, to: str, events: list[Event]) -> None:
 
 
 def roll_for_move(s: State, events: list[Event]) -> None:
-    """The movement roll: the higher die gives the spaces (LC-4)."""
+    """The movement roll: the first die gives the spaces (LC-4)."""
     d = dice(s)
     s.roll = d
-    s.steps = max(d)
+    s.steps = d[0]
     events.append(ev("rolled", seat=s.seat, dice=list(d), steps=s.steps))
     s.phase = "move"
     if sum(d) in DATA.opportunity_totals:
@@ -352,7 +352,7 @@ def escape_roll(s: State, events: list[Event]) -> None:
             end_turn(s, events)
         return
     s.forced = ""
-    s.steps = max(d)
+    s.steps = d[0]
     events.append(ev("rolled", seat=s.seat, dice=list(d), steps=s.steps))
     s.phase = "move"
     if sum(d) in DATA.opportunity_totals:
@@ -376,7 +376,3 @@ def scores(s: State) -> list[int]:
         else:
             out.append(max(0, SCORE_TOP - 1 - _TO_ARRIVAL[p.pos]))
     return out
-
-
-def item_names() -> tuple[str, ...]:
-    return ITEMS

@@ -49,9 +49,12 @@ DECLARATION = Declaration(
     simultaneous=True,  # the seats invited to a poker game answer at once (LC-23)
     chance=True,  # dice, the decks' order
     hidden_information=True,  # Opportunity cards in hand, the decks
-    # Measured with ``simulate`` (docs/benchmarks/history.md); no game outlasts the round limit.
+    # p10-p90 of 400 greedy games per seat count, seed 2027 (docs/benchmarks.md, LC-31);
+    # no game outlasts the round limit.
     length=Length(
-        unit="rounds", typical=dict.fromkeys(SEATS, (4, 9)), most=dict.fromkeys(SEATS, 80)
+        unit="rounds",
+        typical={2: (17, 44), 3: (17, 34), 4: (17, 30), 5: (16, 27), 6: (16, 24)},
+        most=dict.fromkeys(SEATS, 80),
     ),
     bot_levels=MappingProxyType({"easy": "random", "medium": "greedy", "hard": "search"}),
     hooks=frozenset({"determinise", "search_actions", "playout_action"}),

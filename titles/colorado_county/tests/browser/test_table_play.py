@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.driver import act_version, sign_in, wait_for_change, wait_js
+from tests.browser.driver import act_version, page_stays, sign_in, wait_for_change, wait_js
 from titles.colorado_county.tests.web.tables import can_sell, human_table, move, play_until, seat_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres]
@@ -49,8 +49,10 @@ def test_a_double_click_on_a_lit_cell_sends_one_move_and_shows_no_error(
     before = act_version(page)
     page.locator("#board .cell.target").first.dblclick()
     wait_for_change(page, before)
-    page.wait_for_timeout(1500)  # a second post, if any, has had time to come back
-    assert Move.objects.filter(game=game, seat=seat_of(game, mover)).count() == 1
+    # A second post, if any, would come back within this: one move only, all along.
+    page_stays(
+        page, lambda: Move.objects.filter(game=game, seat=seat_of(game, mover)).count() == 1, 1.5
+    )
     assert page.locator("#act-error").is_hidden()
 
 
@@ -84,13 +86,19 @@ def test_the_board_is_one_tab_stop_the_arrows_move_and_focus_stays_after_a_move(
     assert page.locator(f'#board [data-cell="{start}"] .flag').count() == 1
 
 
-def test_on_a_phone_cells_are_big_enough_to_tap_and_the_button_stays_by_the_board(
+def test_on_a_phone_zoomed_cells_are_big_enough_to_tap_and_the_button_stays_by_the_board(
     asgi_server: str, new_page: Callable[..., Any], player: Callable[[str], Any]
 ) -> None:
     users = [player("alice"), player("bob")]
     game = human_table(users)
     mover = first_mover(game, users)
     page = open_table(new_page, asgi_server, mover, game, size=PHONE)
+    # The board opens fitted to the screen (test_phone_board.py); zoomed in, a cell is a
+    # finger wide.
+    wait_js(page, "window.BoardZoom")
+    page.click(".zoom-bar [data-zoom=in]")
+    page.click(".zoom-bar [data-zoom=in]")
+    wait_js(page, "window.BoardZoom.zoom() >= 2")
     box = page.locator('#board [data-cell="H5"] .ground').bounding_box()
     assert box
     assert box["width"] >= 40

@@ -105,9 +105,9 @@ def test_a_table_and_a_land_sale_on_desktop_and_phone(
         page = signed_page(new_page, asgi_server, alice, size)
         page.goto(f"{asgi_server}/games/{game.pk}/")
         page.wait_for_selector("#claim-form")
-        page.locator(f'#claim-form .card-choice:has(input[value="{card}"])').click()
+        with page.expect_response(lambda r: "claim_preview" in r.url):  # the claim preview
+            page.locator(f'#claim-form .card-choice:has(input[value="{card}"])').click()
         page.wait_for_selector("#board .cell.target")
-        page.wait_for_timeout(600)  # the claim preview
         assert page.locator("#board .cell.target").count() >= 1
         assert "@bob" in page.locator(".players-table").inner_text()
         if name == "phone":

@@ -5,14 +5,13 @@ destinations on the map, the action panel's forms)."""
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.browser.driver import act_version, is_over, sign_in, wait_for_change
+from tests.browser.driver import act_version, play_until_over, sign_in, wait_for_change
 from tests.browser.test_play import DESKTOP, shoot
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres]
@@ -58,26 +57,23 @@ def test_a_whole_game_of_la_conquista_in_the_browser(
     game = Game.objects.get(created_by__username="alice", title="la-conquista-del-oeste")
     assert game.status == Game.Status.RUNNING
     moves, shot = 0, False
-    progressed_at, last = time.monotonic(), ""
-    while not is_over(page):
-        version = act_version(page)
-        if version != last:
-            last, progressed_at = version, time.monotonic()
+
+    def play() -> bool:
+        nonlocal moves, shot
+        moves += 1
         if not shot and moves >= 4:
             shoot(page, "la-conquista")
             shot = True
-        try:
-            assert time.monotonic() - progressed_at < 60, "no progress for 60 s"
-            if not _play_one(page):
-                page.wait_for_timeout(250)
-        except Exception:
-            page.screenshot(path=str(tmp_path / "stuck.png"), full_page=True)
-            game.refresh_from_db()
-            raise AssertionError(
-                f"DB {game.status} v{game.version} to_act {game.to_act}; see {tmp_path}/stuck.png"
-            ) from None
-        moves += 1
-        assert moves < 1500, "the game did not end"
+        return _play_one(page)
+
+    try:
+        play_until_over(page, play, stall=60, max_moves=1500)
+    except Exception:
+        page.screenshot(path=str(tmp_path / "stuck.png"), full_page=True)
+        game.refresh_from_db()
+        raise AssertionError(
+            f"DB {game.status} v{game.version} to_act {game.to_act}; see {tmp_path}/stuck.png"
+        ) from None
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert page.locator(".final-scores li").count() == 2

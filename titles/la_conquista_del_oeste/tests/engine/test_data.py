@@ -15,7 +15,7 @@ RAW: dict[str, Any] = json.loads(data.DATA_FILE.read_text(encoding="utf-8"))
 
 
 def test_lc_1_map_size_zones_and_special_cities() -> None:
-    assert 60 <= len(CITIES) <= 92
+    assert 60 <= len([c for c in CITIES.values() if not c.camp]) <= 92
     starts = {c for c, city in CITIES.items() if city.start}
     assert starts == {"boston", "norfolk", "charleston"}
     assert all(not CITIES[c].west for c in starts)
@@ -38,6 +38,21 @@ def test_lc_1_graph_connected_and_every_west_city_reaches_the_pacific() -> None:
     reach = distances(west, ARRIVALS)
     assert {c for c in CITIES if CITIES[c].west} <= set(reach)
     assert all(0 <= c.x <= 1200 and 0 <= c.y <= 600 for c in CITIES.values())
+
+
+def test_lc_31_camps_lengthen_the_journey_west() -> None:
+    camps = [c for c in CITIES.values() if c.camp]
+    assert len(camps) >= 80
+    assert all(not c.name and not c.shops and not c.bank for c in camps)
+    assert all(not any(getattr(c, f) for f in data.FLAGS) for c in camps)
+    # every camp lies on its trail, between its two towns
+    for c in camps:
+        a, b = (CITIES[t] for t in c.trail)
+        assert min(a.x, b.x) <= c.x <= max(a.x, b.x)
+        assert c.west == (a.west and b.west)
+    to_pacific = distances(NB, ARRIVALS)
+    assert to_pacific["st_louis"] >= 15
+    assert min(to_pacific[c] for c in ("boston", "norfolk", "charleston")) >= 20
 
 
 def test_lc_1_prices_west_dearer_and_sale_below_purchase() -> None:

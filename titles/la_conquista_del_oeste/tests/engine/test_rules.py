@@ -62,39 +62,55 @@ def test_lc_9_buy_and_sell_at_the_east_and_west_prices() -> None:
     assert info.value.code == "not_allowed"
 
 
-def test_lc_4_a_roll_moves_up_to_the_higher_die() -> None:
-    s = rigged(scene(city="boston"), lambda d: max(d) == 2 and sum(d) != 3)
+def test_lc_4_a_roll_moves_up_to_the_first_die_and_stops_at_the_first_town() -> None:
+    s = rigged(scene(city="boston"), lambda d: d[0] == 2 and d[1] == 5)
     s, _ = G.apply(s, 0, {"type": "roll"})
-    assert s.steps == 2
+    assert s.steps == 2  # the first die, not the higher
     assert s.phase == "move"
-    found = dests(s)
-    assert found == {"albany", "new_york", "buffalo", "philadelphia"}
-    s, _ = G.apply(s, 0, {"type": "move", "to": "philadelphia"})
-    assert s.players[0].pos == "philadelphia"
+    # Boston's trails have no camps: the first town entered ends the move (LC-31).
+    assert dests(s) == {"albany", "new_york"}
+    s, _ = G.apply(s, 0, {"type": "move", "to": "new_york"})
+    assert s.players[0].pos == "new_york"
     assert s.phase == "after"
     s, _ev = G.apply(s, 0, {"type": "end_turn"})
     assert s.seat == 1
 
 
+def test_lc_31_a_move_goes_on_through_camps_up_to_the_die() -> None:
+    s = rigged(scene(city="st_louis", outfit=FULL), lambda d: d[0] == 2 and sum(d) != 3)
+    s, _ = G.apply(s, 0, {"type": "roll"})
+    found = dests(s)
+    assert "camp-st_louis-independence-2" in found  # two camps out on the trail
+    assert "independence" not in found  # three lines away
+    assert "springfield" in found
+    assert "camp-springfield-des_moines-1" not in found
+    t = rigged(scene(city="st_louis", outfit=FULL), lambda d: d[0] == 6 and sum(d) != 7)
+    t, _ = G.apply(t, 0, {"type": "roll"})
+    found = dests(t)
+    assert {"independence", "liberty"} <= found
+    # no line beyond a town: the pawn stops at the first town it enters
+    assert not any(c in found for c in R.NB["independence"] if CITIES[c].camp and "abilene" in c)
+
+
 def test_lc_6_no_entry_to_the_west_without_a_complete_outfit() -> None:
-    s = rigged(scene(city="st_louis"), lambda d: d == [1, 1])
+    s = rigged(scene(city="st_louis"), lambda d: d[0] == 6)
     s, _ = G.apply(s, 0, {"type": "roll"})
     found = dests(s)
     assert found
     assert not any(CITIES[c].west for c in found)
-    t = rigged(scene(city="st_louis", outfit=FULL), lambda d: d == [1, 1])
+    assert "camp-st_louis-independence-2" in found  # the trail's camps lie in the East
+    t = rigged(scene(city="st_louis", outfit=FULL), lambda d: d[0] == 3)
     t, _ = G.apply(t, 0, {"type": "roll"})
     assert {"independence", "liberty"} <= dests(t)
 
 
 def test_lc_5_roy_bean_without_lily_langtry_sends_to_his_prison() -> None:
-    s = rigged(scene(city="san_antonio", outfit=FULL), lambda d: max(d) == 2 and sum(d) != 3)
+    s = rigged(scene(city="san_antonio", outfit=FULL), lambda d: d[0] == 4 and sum(d) != 7)
     s, _ = G.apply(s, 0, {"type": "roll"})
     found = dests(s)
     assert "langtry" in found
-    # No passing through the judge's city: El Paso is 2 from San Antonio only via Langtry.
-    assert "fort_stockton" in found  # via Fort Worth is 2 edges as well
-    assert "el_paso" not in found  # 2 edges only through Langtry
+    # No passing through the judge's city (nor any town, LC-31).
+    assert not any(c.startswith("camp-langtry") or c == "el_paso" for c in found)
     s, ev = G.apply(s, 0, {"type": "move", "to": "langtry"})
     p = s.players[0]
     assert (p.pos, p.jail) == ("langtry", "roy_bean")
@@ -103,19 +119,18 @@ def test_lc_5_roy_bean_without_lily_langtry_sends_to_his_prison() -> None:
     assert s.seat == 1
 
 
-def test_lc_5_lily_langtry_lets_the_pawn_pass_the_judge() -> None:
+def test_lc_5_lily_langtry_lets_the_pawn_stop_at_the_judge() -> None:
     s = scene(city="san_antonio", outfit=FULL)
     give_card(s, 0, "lily_langtry")
-    s = rigged(s, lambda d: max(d) == 2 and sum(d) != 3)
+    s = rigged(s, lambda d: d[0] == 2 and sum(d) != 3)
     s, _ = G.apply(s, 0, {"type": "roll"})
-    assert "el_paso" in dests(s)
     s, _ = G.apply(s, 0, {"type": "move", "to": "langtry"})
     assert s.players[0].jail == ""
     assert s.phase == "after"
-    without = rigged(scene(city="langtry", outfit={**FULL, "oxen": 2}), lambda d: max(d) == 1)
+    without = rigged(scene(city="langtry", outfit={**FULL, "oxen": 2}), lambda d: d[0] == 1)
     without, _ = G.apply(without, 0, {"type": "roll"})
     found = dests(without)
-    assert found == set(R.NB["langtry"])  # one step out, never two through the judge
+    assert found == set(R.NB["langtry"])  # one line out
 
 
 def test_lc_15_leaving_roy_beans_prison_on_a_double_then_a_normal_move() -> None:
@@ -604,7 +619,7 @@ def test_lc_28_scores_rank_the_winner_first_then_by_distance() -> None:
     s.players[1].pos = "boston"
     s.players[2].pos = "denver"
     s.winner = 0
-    assert R.scores(s) == [100, 99 - 14, 99 - R._TO_ARRIVAL["denver"]]
+    assert R.scores(s) == [100, 99 - R._TO_ARRIVAL["boston"], 99 - R._TO_ARRIVAL["denver"]]
 
 
 def test_refusals_have_stable_codes() -> None:

@@ -1,0 +1,1 @@
+"""Tournaments: round robin, Swiss and knockout, over any title (docs/tournaments.md)."""
