@@ -50,25 +50,37 @@ def determinise(s: State, seat: int, rng: Generator) -> State:
     return s.with_(players=tuple(players), deck=tuple(pool), rng=rng.getrandbits(64))
 
 
-#: How many moves the search weighs at a decision: the medium bot's best few.
+#: How many moves the search weighs at a decision: the medium bot's best few …
 SEARCH_WIDTH = {"call": 4, "default": 3}
+#: … and of those only the ones the medium bot scores within this margin of its best.
+SEARCH_MARGIN = 1.5
+
+
+def _close(scored: list[tuple[float, Action]], width: int) -> list[Action]:
+    """The best ``width`` moves (highest score first) within ``SEARCH_MARGIN`` of the best."""
+    scored = sorted(scored, key=lambda sa: -sa[0])[:width]
+    return [a for v, a in scored if v >= scored[0][0] - SEARCH_MARGIN]
 
 
 def search_actions(s: State, seat: int, legal: list[Action]) -> list[Action]:
-    """The search weighs only the medium bot's best few moves (four calls, three of any
-    other kind) and never the standing answers: with the playouts this engine affords in a
-    couple of seconds, a wider choice left it picking among near-equal noise."""
+    """The search weighs only the close calls: the medium bot's best few moves (four
+    calls, three of any other kind) that it scores nearly as well as its best, never a
+    standing answer. Where the medium bot sees one clear best move, that is the only
+    candidate and the search plays it at once; with the playouts this engine affords in a
+    couple of seconds, a wider choice left it picking among noise (docs/figures.md)."""
     moves = [a for a in legal if a["type"] != "standing"]
     p = s.players[seat]
     if s.phase == "call":
         hands = [len(q.hand) for q in s.players]
-        return rank_calls(p.area, hands, bool(tickable_legs(p)), moves)[: SEARCH_WIDTH["call"]]
+        ranked = rank_calls(p.area, hands, bool(tickable_legs(p)), moves)
+        return [
+            a for a in ranked[: SEARCH_WIDTH["call"]] if a["card"][:-2] == ranked[0]["card"][:-2]
+        ] or ranked[:1]
     if s.phase == "answer":
         caller = s.players[s.caller].area
-        return sorted(moves, key=lambda a: give_worth(_me(p), caller, a["card"]))[:3]
+        return _close([(-give_worth(_me(p), caller, a["card"]), a) for a in moves], 3)
     me = _me(p)
-    ranked = sorted(moves, key=lambda a: -action_worth(me, a, {}))
-    return ranked[: SEARCH_WIDTH["default"]]
+    return _close([(action_worth(me, a, {}), a) for a in moves], SEARCH_WIDTH["default"])
 
 
 def _me(p: Player) -> dict[str, Any]:
