@@ -145,3 +145,14 @@ def test_the_determinised_state_looks_the_same_to_its_seat() -> None:
         t = RULES.determinise(s, seat, random.Random(5))  # noqa: S311
         assert RULES.view(t, seat) == RULES.view(s, seat)
         assert RULES.legal_actions(t, seat) == RULES.legal_actions(s, seat)
+
+
+def test_the_search_weighs_only_close_calls_and_never_a_standing_answer() -> None:
+    """The desert's one leg (6 points at once) is clearly best: the search's only
+    candidate; two legs of a lake are a close call."""
+    me = Player(flags=("T2", "D4"), legs=("T2.0",), hand=("red-1",))
+    s = action_state("check", me, Player(flags=("L5",)))
+    assert RULES.search_actions(s, 0) == [{"type": "tick", "leg": "D4.0"}]
+    close = [a["leg"] for a in RULES.search_actions(s, 1)]
+    assert sorted(close) == ["L5.0", "L5.2"]
+    assert all(a["type"] != "standing" for a in RULES.search_actions(s, 1))
