@@ -24,7 +24,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
-from games.engine import Rules, get_rules, title_slugs
+from games.engine import Rules, default_slug, get_rules, title_slugs
 
 __all__ = [
     "WebTitle",
@@ -244,4 +244,7 @@ def default_title() -> str:
     if wanted in slugs:
         return str(wanted)
     with_web = [s for s in slugs if s in _REGISTERED]
-    return (with_web or slugs)[0]
+    first = default_slug()  # the first of TITLE_PACKAGES, whatever the slugs' order
+    if first in with_web or not with_web:
+        return first
+    return with_web[0]

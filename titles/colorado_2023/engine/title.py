@@ -54,7 +54,7 @@ DECLARATION = Declaration(
         most=dict.fromkeys(SEATS, 40),
     ),
     bot_levels=MappingProxyType({"easy": "random", "medium": "greedy", "hard": "search"}),
-    hooks=frozenset({"determinise", "search_actions", "playout_action"}),
+    hooks=frozenset({"determinise", "search_actions", "playout_action", "ranks"}),
 )
 #: CO-12: every move of the action step stays hidden until the last seat is done.
 SEALED: Mapping[str, str] = MappingProxyType(dict.fromkeys(STEP_TYPES, "actions_revealed"))
@@ -116,6 +116,10 @@ class Colorado2023Rules:
 
     def result(self, state: Any) -> list[int]:
         return endstep.scores(_state(state))
+
+    def ranks(self, state: Any) -> list[int]:
+        """CO-18: ties in score go to more badges, then more nuggets."""
+        return endstep.ranks(_state(state))
 
     def elapsed(self, state: Any) -> int:
         return _state(state).round

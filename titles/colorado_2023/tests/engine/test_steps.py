@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from games.engine import IllegalAction
+from games.engine import IllegalAction, final_ranks
 from titles.colorado_2023.engine import RULES
 from titles.colorado_2023.engine.endstep import winners
 from titles.colorado_2023.engine.state import Player, State
@@ -130,6 +130,8 @@ def test_co17_the_seventh_badge_ends_the_game_and_co18_ties_go_to_badges_then_nu
     assert winners(s) == [0]  # nine each: seven badges beat two
     tied = s.with_(players=(s.players[0].with_(badges=(2, 6)), s.players[1]))
     assert winners(tied) == [1]  # nine each, two badges each: five nuggets beat none
+    assert RULES.ranks(tied) == [2, 1]
+    assert final_ranks(RULES, tied) == [2, 1]  # what the site stores (Game.result)
 
 
 def test_the_determinised_state_looks_the_same_to_its_seat() -> None:
