@@ -26,9 +26,9 @@ from . import (
     IllegalAction,
     Rules,
     _native,
-    default_slug,
     final_ranks,
     get_rules,
+    listed_title_slugs,
     title_slugs,
     validate_options,
 )
@@ -179,7 +179,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     sub = parser.add_subparsers(dest="command", required=True)
     sim = sub.add_parser("simulate", help="play games between bots and print JSON figures")
     sim.add_argument(
-        "--game", default=default_slug(), help=f"title slug ({', '.join(title_slugs())})"
+        "--game", default=listed_title_slugs()[0], help=f"title slug ({', '.join(title_slugs())})"
     )
     sim.add_argument("--players", type=int, required=True, help="number of seats")
     sim.add_argument("--games", type=int, default=10, help="number of games (K)")

@@ -34,15 +34,17 @@ OptionValue = str | int
 #: The optional hooks a title may implement, and what each is for:
 #: ``views`` several seats' views at once (``protocol.ManyViews``); ``determinise`` the
 #: search bot's first step (``protocol.Determinising``); ``search_actions``,
-#: ``playout_action`` and ``playout_estimate`` tune the search (``protocol.SearchHooks``);
-#: ``ranks`` a finished game's ranks when the title breaks ties in score (``protocol.Ranking``;
-#: without it, equal scores share a rank: ``registry.final_ranks``).
+#: ``playout_action``, ``playout_estimate`` and ``search_budget`` tune the search
+#: (``protocol.SearchHooks``); ``ranks`` a finished game's ranks when the title breaks ties
+#: in score (``protocol.Ranking``; without it, equal scores share a rank:
+#: ``registry.final_ranks``).
 HOOKS: tuple[str, ...] = (
     "views",
     "determinise",
     "search_actions",
     "playout_action",
     "playout_estimate",
+    "search_budget",
     "ranks",
 )
 #: The returned values a title may declare shared read-only (the same objects handed out
