@@ -16,13 +16,13 @@ finished-game page's "verify" view.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext as _
 
-from games.engine import get_rules
+from games.engine import final_ranks, get_rules
 from games.engine.replay import MoveRefused, replay
 
 
@@ -70,11 +70,6 @@ class Verdict:
     def _fail(self, name: str, detail: str) -> Verdict:
         self.checks.append(Check(name, False, detail))
         return self
-
-
-def competition_ranks(scores: Sequence[int]) -> list[int]:
-    """1 for the best score; ties share a rank and the next rank skips (1, 1, 3)."""
-    return [1 + sum(other > score for other in scores) for score in scores]
 
 
 def _is_int(value: Any) -> bool:
@@ -181,7 +176,7 @@ def verify_export(data: Any) -> Verdict:
             % {"replayed": scores, "published": list(result["scores"])},
         )
     ranks = result.get("ranks")
-    if ranks is not None and list(ranks) != competition_ranks(scores):
+    if ranks is not None and list(ranks) != final_ranks(engine, state):
         return verdict._fail(
             "result",
             _("the published ranks %(ranks)s do not follow from the scores %(scores)s.")

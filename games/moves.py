@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from games import bots as bot_players
 from games import row_locks, rows
-from games.engine import IllegalAction
+from games.engine import IllegalAction, final_ranks
 from games.errors import (
     BadRequest,
     Conflict,
@@ -32,7 +32,6 @@ from games.errors import (
     StaleVersion,
     kept,
 )
-from games.fairness import competition_ranks
 from games.models import Game, Move, Seat
 from games.services import after_change, check_id, locked
 from games.signals import game_advanced, game_finished
@@ -388,7 +387,7 @@ def _record(
     fields = ["version", "to_act", "updated_at"]
     if engine.is_over(new_state):
         scores = list(engine.result(new_state))
-        ranks = competition_ranks(scores)
+        ranks = final_ranks(engine, new_state)
         game.result = {"scores": scores, "ranks": ranks}
         game.status = Game.Status.FINISHED
         game.finished_at = now

@@ -9,6 +9,7 @@ included) and replays it with the engine to check the published result.
 
     python scripts/play_api.py                 # starts its own server (and worker)
     python scripts/play_api.py --url http://127.0.0.1:8000   # against a running site
+    python scripts/play_api.py --title colorado-2023         # another title (a medium bot)
 
 With ``REDIS_URL`` set it starts uvicorn and a Celery worker; without it, ``manage.py serve``
 (everything in one process). ``DATABASE_URL`` picks the database (SQLite by default).
@@ -134,7 +135,7 @@ async def player(base: str, name: str, token: str, game_id: int, seed: int) -> d
                 doc = frame
 
 
-async def play(base: str) -> int:
+async def play(base: str, title: str | None = None) -> int:
     tokens = {
         name: http(base, "POST", "/api/auth/token", {"username": name, "password": PASSWORD})[
             "token"
@@ -145,7 +146,13 @@ async def play(base: str) -> int:
         base,
         "POST",
         "/api/games",
-        {"players": 3, "bots": ["greedy"], "invite": ["play-bob"], "open_seats": False},
+        {
+            "players": 3,
+            "bots": ["medium"] if title else ["greedy"],
+            "invite": ["play-bob"],
+            "open_seats": False,
+            **({"game": title} if title else {}),
+        },
         tokens["play-alice"],
     )
     game_id = doc["id"]
@@ -176,6 +183,7 @@ async def play(base: str) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--url", help="a running site (default: start one)")
+    parser.add_argument("--title", help="the title's slug (default: the site's default title)")
     args = parser.parse_args()
     ensure_users()
     procs: list[subprocess.Popen[bytes]] = []
@@ -185,7 +193,7 @@ def main() -> None:
         procs = start_site(port)
         base = f"http://127.0.0.1:{port}"
     try:
-        code = asyncio.run(play(base.rstrip("/")))
+        code = asyncio.run(play(base.rstrip("/"), args.title))
     finally:
         for proc in procs:
             proc.terminate()

@@ -22,7 +22,16 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from . import IllegalAction, Rules, _native, get_rules, title_slugs, validate_options
+from . import (
+    IllegalAction,
+    Rules,
+    _native,
+    final_ranks,
+    get_rules,
+    listed_title_slugs,
+    title_slugs,
+    validate_options,
+)
 from .bots import Bot, bot_names, choose_action, get_bot
 
 
@@ -97,8 +106,8 @@ def simulate(
         lengths.append(rules.elapsed(state))
         by_limit += rules.ended_by_limit(state)
         result = rules.result(state)
-        top = max(result)
-        winners = [p for p in range(players) if result[p] == top]
+        ranks = final_ranks(rules, state)
+        winners = [p for p in range(players) if ranks[p] == 1]
         shared += len(winners) > 1
         for p, name in enumerate(names):
             scores[name].append(result[p])
@@ -170,7 +179,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     sub = parser.add_subparsers(dest="command", required=True)
     sim = sub.add_parser("simulate", help="play games between bots and print JSON figures")
     sim.add_argument(
-        "--game", default=title_slugs()[0], help=f"title slug ({', '.join(title_slugs())})"
+        "--game", default=listed_title_slugs()[0], help=f"title slug ({', '.join(title_slugs())})"
     )
     sim.add_argument("--players", type=int, required=True, help="number of seats")
     sim.add_argument("--games", type=int, default=10, help="number of games (K)")

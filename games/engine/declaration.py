@@ -35,7 +35,9 @@ OptionValue = str | int
 #: ``views`` several seats' views at once (``protocol.ManyViews``); ``determinise`` the
 #: search bot's first step (``protocol.Determinising``); ``search_actions``,
 #: ``playout_action``, ``playout_estimate`` and ``search_budget`` tune the search
-#: (``protocol.SearchHooks``).
+#: (``protocol.SearchHooks``); ``ranks`` a finished game's ranks when the title breaks ties
+#: in score (``protocol.Ranking``; without it, equal scores share a rank:
+#: ``registry.final_ranks``).
 HOOKS: tuple[str, ...] = (
     "views",
     "determinise",
@@ -43,6 +45,7 @@ HOOKS: tuple[str, ...] = (
     "playout_action",
     "playout_estimate",
     "search_budget",
+    "ranks",
 )
 #: The returned values a title may declare shared read-only (the same objects handed out
 #: again, which callers must never change). Events and dumps are always fresh.

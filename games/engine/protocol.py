@@ -19,6 +19,7 @@ __all__ = [
     "IllegalAction",
     "ManyViews",
     "OptionSpec",
+    "Ranking",
     "Rules",
     "SearchHooks",
 ]
@@ -170,3 +171,12 @@ class SearchHooks(Protocol):
     def playout_estimate(self, start: Any, state: Any) -> list[float] | None: ...
 
     def search_budget(self, state: Any, seat: int) -> float: ...
+
+
+class Ranking(Protocol):
+    """The ``ranks`` hook: ``ranks(state)`` of a finished game, one per seat, 1 for the
+    winner(s), competition style (1, 1, 3), for a title whose rules break ties in score
+    (more of something, then something else). It must agree with ``result``: a seat never
+    ranks behind a seat with a lower score."""
+
+    def ranks(self, state: Any) -> list[int]: ...

@@ -14,7 +14,7 @@ from titles import TITLE_PACKAGES
 from .checks import declaration_problems
 from .declaration import OptionValue
 from .options import normalise_options
-from .protocol import Determinising, Generator, ManyViews, Rules, SearchHooks
+from .protocol import Determinising, Generator, ManyViews, Ranking, Rules, SearchHooks
 
 __all__ = [
     "determinising",
@@ -167,3 +167,16 @@ def playout_estimate(rules: Rules) -> Callable[[Any, Any], list[float] | None] |
     if "playout_estimate" in rules.declaration.hooks:
         return cast(SearchHooks, rules).playout_estimate
     return None
+
+
+def competition_ranks(scores: Sequence[int]) -> list[int]:
+    """1 for the best score; ties share a rank and the next rank skips (1, 1, 3)."""
+    return [1 + sum(other > score for other in scores) for score in scores]
+
+
+def final_ranks(rules: Rules, state: Any) -> list[int]:
+    """A finished game's ranks: the title's ``ranks`` hook when declared (its tie-breaks),
+    else the competition ranks of ``result``."""
+    if "ranks" in rules.declaration.hooks:
+        return [int(r) for r in cast(Ranking, rules).ranks(state)]
+    return competition_ranks(list(rules.result(state)))

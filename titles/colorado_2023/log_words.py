@@ -18,6 +18,9 @@ def _seats(seats: Any, names: Sequence[str], me: int | None) -> str:
 
 
 def describe(event: Mapping[str, Any], names: Sequence[str], me: int | None) -> str | None:
+    """One log line. Seats are named by their players' names, the reader's own too (the
+    lines are third-person); the lines only the reader sees say "you"."""
+    me = None
     kind = event.get("type")
     w = who(event.get("seat"), names, me)
     if kind == "game_started":

@@ -126,7 +126,21 @@ class Colorado2023Web(WebTitle):
                     }
                 )
         calling = any(a.get("type") == "call" for a in legal)
+        winners = set(view.get("winners") or ())
+        final: list[dict[str, Any]] = [
+            {
+                "seat": p.get("seat"),
+                "name": log_words.who(p.get("seat"), names, None),
+                "score": p.get("score"),
+                "badges": len(p.get("badges") or ()),
+                "nuggets": p.get("nuggets"),
+                "winner": p.get("seat") in winners,
+            }
+            for p in players
+        ]
+        final.sort(key=lambda f: (not f["winner"], -int(f["score"] or 0), -int(f["badges"])))
         return {
+            "final": final if view.get("phase") == "over" else [],
             "sheets": sheets,
             "rewards": board_svg.reward_svg(view),
             "hand": [{"code": c, "words": words.card(c)} for c in (mine or {}).get("hand") or ()],

@@ -1,6 +1,6 @@
 """The search bot's hooks: ``determinise`` (the unseen hands and the deck rebuilt from what
 a seat knows; the others' sealed action steps dropped), the moves the search considers,
-the playouts' cheap policy, and where a playout stops to score the sheets as they stand."""
+and the playouts' policy."""
 
 from __future__ import annotations
 
@@ -9,12 +9,11 @@ from typing import Any
 
 from games.engine import Generator
 
-from . import endstep
 from .actionstep import tickable_legs
 from .cards import card_order
-from .data import REGION, colour_of, full_deck
-from .greedy_bot import rank_calls
-from .state import State
+from .data import full_deck
+from .greedy_bot import action_worth, give_worth, rank_calls
+from .state import Player, State
 
 Action = dict[str, Any]
 
@@ -51,49 +50,67 @@ def determinise(s: State, seat: int, rng: Generator) -> State:
     return s.with_(players=tuple(players), deck=tuple(pool), rng=rng.getrandbits(64))
 
 
+#: How many moves the search weighs at a decision: the medium bot's best few …
+SEARCH_WIDTH = {"call": 4, "default": 3}
+#: … and of those only the ones the medium bot scores within this margin of its best.
+SEARCH_MARGIN = 1.5
+
+
+def _close(scored: list[tuple[float, Action]], width: int) -> list[Action]:
+    """The best ``width`` moves (highest score first) within ``SEARCH_MARGIN`` of the best."""
+    scored = sorted(scored, key=lambda sa: -sa[0])[:width]
+    return [a for v, a in scored if v >= scored[0][0] - SEARCH_MARGIN]
+
+
 def search_actions(s: State, seat: int, legal: list[Action]) -> list[Action]:
-    """The search leaves out the standing answers and weighs only the six most promising
-    calls (by the medium bot's reckoning)."""
+    """The search weighs only the close calls: the medium bot's best few moves (four
+    calls, three of any other kind) that it scores nearly as well as its best, never a
+    standing answer. Where the medium bot sees one clear best move, that is the only
+    candidate and the search plays it at once; with the playouts this engine affords in a
+    couple of seconds, a wider choice left it picking among noise (docs/figures.md)."""
     moves = [a for a in legal if a["type"] != "standing"]
+    p = s.players[seat]
     if s.phase == "call":
-        me = s.players[seat]
-        hands = [len(p.hand) for p in s.players]
-        return rank_calls(me.area, hands, bool(tickable_legs(me)), moves)[:6]
-    return moves
+        hands = [len(q.hand) for q in s.players]
+        ranked = rank_calls(p.area, hands, bool(tickable_legs(p)), moves)
+        return [
+            a for a in ranked[: SEARCH_WIDTH["call"]] if a["card"][:-2] == ranked[0]["card"][:-2]
+        ] or ranked[:1]
+    if s.phase == "answer":
+        caller = s.players[s.caller].area
+        return _close([(-give_worth(_me(p), caller, a["card"]), a) for a in moves], 3)
+    me = _me(p)
+    return _close([(action_worth(me, a, {}), a) for a in moves], SEARCH_WIDTH["default"])
 
 
-def playout_action(legal: list[Action], rng: Generator) -> Action:
-    """Uniform among the moves, but ``done`` only when nothing else is left (three times
-    in four), so that playouts use their actions."""
+def _me(p: Player) -> dict[str, Any]:
+    """The few fields of a seat's view the medium bot's scoring reads."""
+    return {
+        "area": p.area,
+        "hand": p.hand,
+        "nuggets": p.nuggets,
+        "legs": p.legs,
+        "flags": p.flags,
+        "tipi": p.tipi,
+        "ends": p.ends,
+    }
+
+
+def playout_action(s: State, seat: int, legal: list[Action], rng: Generator) -> Action:
+    """The medium bot's choice three times in four (scored from the state, without a
+    view), else a uniform move other than a standing answer or, if possible, "done"."""
     moves = [a for a in legal if a["type"] != "standing"]
-    busy = [a for a in moves if a["type"] != "done"]
-    if busy and rng.random() < 0.75:
+    if rng.random() < 0.25:
+        busy = [a for a in moves if a["type"] != "done"] or moves
         return busy[rng.randrange(len(busy))]
-    return moves[rng.randrange(len(moves))]
-
-
-#: Rounds a playout plays before ``playout_estimate`` scores the sheets as they stand.
-HORIZON = 2
-
-
-def estimate(start: State, s: State) -> list[float] | None:
-    """Cut a playout ``HORIZON`` rounds after it began, at the start of a round: each
-    seat's score so far plus what its sheet promises (regions under way by the share of
-    their legs ticked, play-area colours towards a set, nuggets), and a bonus for the
-    badges that bring the end nearer."""
-    if s.round - start.round < HORIZON or s.phase != "call":
-        return None
-    out = []
-    for p in s.players:
-        value = float(endstep.score(p))
-        ticked = set(p.legs)
-        for rid in p.flags:
-            r = REGION[rid]
-            done = sum(r.leg(i) in ticked for i in range(len(r.parents)))
-            if done < len(r.parents):
-                value += 0.6 * r.points * done / len(r.parents)
-        colours = Counter(colour_of(c) for c in p.area)
-        value += sum(1.5 * (k - 1) for k in colours.values() if k >= 2)
-        value += 0.3 * p.nuggets + 0.5 * len(p.badges) + 0.4 * len(p.flags)
-        out.append(value)
-    return out
+    p = s.players[seat]
+    kind = moves[0]["type"]
+    if kind == "call":
+        hands = [len(q.hand) for q in s.players]
+        ranked = rank_calls(p.area, hands, bool(tickable_legs(p)), moves)
+        return ranked[rng.randrange(min(3, len(ranked)))]
+    if kind == "give":
+        caller = s.players[s.caller].area
+        return min(moves, key=lambda a: give_worth(_me(p), caller, a["card"]))
+    me = _me(p)
+    return max(moves, key=lambda a: action_worth(me, a, {}) + rng.random() * 0.05)

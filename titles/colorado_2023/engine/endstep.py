@@ -206,6 +206,13 @@ def scores(s: State) -> list[int]:
     return [score(p) for p in s.players]
 
 
+def ranks(s: State) -> list[int]:
+    """CO-18 as ranks: by score, then badges filled, then nuggets; equal seats share a rank
+    (competition style: 1, 1, 3)."""
+    keys = [(score(p), len(p.badges), p.nuggets) for p in s.players]
+    return [1 + sum(other > key for other in keys) for key in keys]
+
+
 def winners(s: State) -> list[int]:
     """CO-18: the highest score; ties go to more badges filled, then more nuggets; seats
     still equal share the win."""

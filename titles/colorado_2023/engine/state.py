@@ -4,8 +4,7 @@ to JSON and loaded back with their shape checked."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from .data import BADGE_BOXES, ROUND_LIMIT
 
@@ -13,8 +12,7 @@ PHASES = ("start", "call", "answer", "action", "flags", "over")
 STANDING = ("ask", "low", "high")
 
 
-@dataclass(frozen=True, slots=True)
-class Player:
+class Player(NamedTuple):
     """One seat's sheet, hand, play area and reward lines. ``pending``: the actions still
     to take in this action step (the first is the current one); ``draws``/``discards``:
     what the action step drew and discarded, settled at the reveal (CO-12); ``arrived``:
@@ -41,7 +39,7 @@ class Player:
     log: tuple[str, ...] = ()  # what this seat did in the action step, shown at the reveal
 
     def with_(self, **changes: Any) -> Player:
-        return replace(self, **changes)
+        return self._replace(**changes)
 
     def gain(self, points: int) -> Player:
         """CO-10: a point gain is written into the next empty badge (into the last one
@@ -49,12 +47,11 @@ class Player:
         if points <= 0:
             return self
         if len(self.badges) < BADGE_BOXES:
-            return replace(self, badges=(*self.badges, points))
-        return replace(self, badges=(*self.badges[:-1], self.badges[-1] + points))
+            return self._replace(badges=(*self.badges, points))
+        return self._replace(badges=(*self.badges[:-1], self.badges[-1] + points))
 
 
-@dataclass(frozen=True, slots=True)
-class State:
+class State(NamedTuple):
     n: int
     rng: int
     players: tuple[Player, ...]
@@ -74,12 +71,12 @@ class State:
     limited: bool = False  # ended by the round limit
 
     def with_(self, **changes: Any) -> State:
-        return replace(self, **changes)
+        return self._replace(**changes)
 
     def put(self, seat: int, player: Player) -> State:
         ps = list(self.players)
         ps[seat] = player
-        return replace(self, players=tuple(ps))
+        return self._replace(players=tuple(ps))
 
 
 _TUPLES_OF_STR = {"hand", "area", "flags", "legs", "ends", "pending", "discards", "arrived", "log"}
@@ -87,7 +84,7 @@ _TUPLES_OF_INT = {"rail", "badges"}
 
 
 def _dump_player(p: Player) -> dict[str, Any]:
-    return {f.name: list(v) if isinstance(v := getattr(p, f.name), tuple) else v for f in fields(p)}
+    return {name: list(v) if isinstance(v := getattr(p, name), tuple) else v for name in p._fields}
 
 
 def dump(s: State) -> dict[str, Any]:
@@ -117,24 +114,24 @@ def _load_player(d: Any) -> Player:
     if not isinstance(d, Mapping):
         raise ValueError("a player is not an object")
     values: dict[str, Any] = {}
-    for f in fields(Player):
-        v = d[f.name]
-        if f.name in _TUPLES_OF_STR:
+    for name in Player._fields:
+        v = d[name]
+        if name in _TUPLES_OF_STR:
             if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-                raise ValueError(f"{f.name} is not a list of strings")
-            values[f.name] = tuple(v)
-        elif f.name in _TUPLES_OF_INT:
-            values[f.name] = tuple(_int(x, -1) for x in v)
-        elif f.name == "done":
+                raise ValueError(f"{name} is not a list of strings")
+            values[name] = tuple(v)
+        elif name in _TUPLES_OF_INT:
+            values[name] = tuple(_int(x, -1) for x in v)
+        elif name == "done":
             if not isinstance(v, bool):
                 raise ValueError("done is not a boolean")
-            values[f.name] = v
-        elif f.name == "standing":
+            values[name] = v
+        elif name == "standing":
             if v not in STANDING:
                 raise ValueError("unknown standing answer")
-            values[f.name] = v
+            values[name] = v
         else:
-            values[f.name] = _int(v, -1)
+            values[name] = _int(v, -1)
     return Player(**values)
 
 

@@ -54,7 +54,7 @@ DECLARATION = Declaration(
         most=dict.fromkeys(SEATS, 40),
     ),
     bot_levels=MappingProxyType({"easy": "random", "medium": "greedy", "hard": "search"}),
-    hooks=frozenset({"determinise", "search_actions", "playout_action", "playout_estimate"}),
+    hooks=frozenset({"determinise", "search_actions", "playout_action", "ranks"}),
 )
 #: CO-12: every move of the action step stays hidden until the last seat is done.
 SEALED: Mapping[str, str] = MappingProxyType(dict.fromkeys(STEP_TYPES, "actions_revealed"))
@@ -117,6 +117,10 @@ class Colorado2023Rules:
     def result(self, state: Any) -> list[int]:
         return endstep.scores(_state(state))
 
+    def ranks(self, state: Any) -> list[int]:
+        """CO-18: ties in score go to more badges, then more nuggets."""
+        return endstep.ranks(_state(state))
+
     def elapsed(self, state: Any) -> int:
         return _state(state).round
 
@@ -140,10 +144,7 @@ class Colorado2023Rules:
 
     def playout_action(self, state: Any, seat: int, rng: Generator) -> dict[str, Any]:
         s = _state(state)
-        return determinise.playout_action(rules.legal_actions(s, seat), rng)
-
-    def playout_estimate(self, start: Any, state: Any) -> list[float] | None:
-        return determinise.estimate(_state(start), _state(state))
+        return determinise.playout_action(s, seat, rules.legal_actions(s, seat), rng)
 
 
 RULES = Colorado2023Rules()

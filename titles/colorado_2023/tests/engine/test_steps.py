@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from games.engine import IllegalAction
+from games.engine import IllegalAction, final_ranks
 from titles.colorado_2023.engine import RULES
 from titles.colorado_2023.engine.endstep import winners
 from titles.colorado_2023.engine.state import Player, State
@@ -130,6 +130,8 @@ def test_co17_the_seventh_badge_ends_the_game_and_co18_ties_go_to_badges_then_nu
     assert winners(s) == [0]  # nine each: seven badges beat two
     tied = s.with_(players=(s.players[0].with_(badges=(2, 6)), s.players[1]))
     assert winners(tied) == [1]  # nine each, two badges each: five nuggets beat none
+    assert RULES.ranks(tied) == [2, 1]
+    assert final_ranks(RULES, tied) == [2, 1]  # what the site stores (Game.result)
 
 
 def test_the_determinised_state_looks_the_same_to_its_seat() -> None:
@@ -145,3 +147,14 @@ def test_the_determinised_state_looks_the_same_to_its_seat() -> None:
         t = RULES.determinise(s, seat, random.Random(5))  # noqa: S311
         assert RULES.view(t, seat) == RULES.view(s, seat)
         assert RULES.legal_actions(t, seat) == RULES.legal_actions(s, seat)
+
+
+def test_the_search_weighs_only_close_calls_and_never_a_standing_answer() -> None:
+    """The desert's one leg (6 points at once) is clearly best: the search's only
+    candidate; two legs of a lake are a close call."""
+    me = Player(flags=("T2", "D4"), legs=("T2.0",), hand=("red-1",))
+    s = action_state("check", me, Player(flags=("L5",)))
+    assert RULES.search_actions(s, 0) == [{"type": "tick", "leg": "D4.0"}]
+    close = [a["leg"] for a in RULES.search_actions(s, 1)]
+    assert sorted(close) == ["L5.0", "L5.2"]
+    assert all(a["type"] != "standing" for a in RULES.search_actions(s, 1))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -18,13 +19,21 @@ from games.models import Game
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_tasks")]
 
 
-def test_a_player_plays_a_whole_game_on_the_page(make_user: Callable[..., User]) -> None:
+@pytest.mark.parametrize(
+    "bots", [["medium"], ["easy", "hard"], ["easy", "medium", "hard"]], ids=["2p", "3p", "4p"]
+)
+def test_a_player_plays_a_whole_game_on_the_page(
+    bots: list[str], make_user: Callable[..., User], settings: Any
+) -> None:
+    """With 2, 3 and 4 seats, against bots of every level (the hard one thinking briefly)."""
+    settings.BOT_SEARCH_SECONDS = 0.05
+    settings.BOT_SEARCH_ITERATIONS = 10
     alice = make_user()
     game = services.game_create(
         creator=alice,
         title="colorado-2023",
-        players=2,
-        bots=["medium"],
+        players=len(bots) + 1,
+        bots=bots,
         options={"round_limit": 25},
     )
     page = Client()
@@ -35,7 +44,7 @@ def test_a_player_plays_a_whole_game_on_the_page(make_user: Callable[..., User])
     rules = get_rules("colorado-2023")
     rng = random.Random(3)  # noqa: S311
     called = False
-    for _step in range(2000):
+    for _step in range(4000):
         game.refresh_from_db()
         if game.status == Game.Status.FINISHED:
             break
