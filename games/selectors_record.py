@@ -12,6 +12,7 @@ from games.engine import get_rules
 from games.engine.replay import replay
 from games.log_words import describe
 from games.models import Game, Move, Seat
+from games.sealing import export_rows
 from games.selectors import _iso, _visible, seats_prefetch
 from games.titles import web_title
 
@@ -33,6 +34,8 @@ def game_export(*, game: Game) -> dict[str, Any]:
             for m in Move.objects.filter(game=game).order_by("version")
         ],
         "result": game.result,
+        # Each sealed move's salt and commitment (games.commitments), public now it is over.
+        "sealed": export_rows(game),
     }
 
 
