@@ -72,7 +72,16 @@ class SealedCheck:
 _KEYS = ("version", "seat", "step", "payload", "salt", "commitment")
 
 
-def _problem(entry: Mapping[str, Any], moves: Sequence[Any]) -> str | None:
+def _by_version(moves: Sequence[Any]) -> dict[Any, Any]:
+    """The export's moves by the game's version each made: its ``version`` if it has one,
+    else its place (the first move makes version 2: version 1 is the setup)."""
+    return {
+        (m.get("version") if isinstance(m, Mapping) and "version" in m else index): m
+        for index, m in enumerate(moves, start=2)
+    }
+
+
+def _problem(entry: Mapping[str, Any], moves: Mapping[Any, Any]) -> str | None:
     """Why one sealed entry of an export does not prove its move, or None."""
     if any(k not in entry for k in _KEYS) or not all(
         isinstance(entry[k], str) for k in ("salt", "commitment", "step")
@@ -81,9 +90,9 @@ def _problem(entry: Mapping[str, Any], moves: Sequence[Any]) -> str | None:
     if commitment(entry["salt"], entry["payload"]) != entry["commitment"].lower():
         return _("sha256(salt + payload) does not match the commitment shown during play.")
     version = entry["version"]
-    if not isinstance(version, int) or not 1 <= version <= len(moves):
+    move = moves.get(version) if isinstance(version, int) else None
+    if move is None:
         return _("it names a move that is not in the log.")
-    move = moves[version - 1]
     if not isinstance(move, Mapping) or canonical_json(move.get("action")) != canonical_json(
         entry["payload"]
     ):
@@ -104,6 +113,7 @@ def check_sealed(
     has no entry."""
     if not isinstance(entries, list):
         return [_row({}, False, _("sealed must be a list."))]
+    by_version = _by_version(moves)
     out: list[SealedCheck] = []
     listed: set[Any] = set()
     for entry in entries:
@@ -111,14 +121,19 @@ def check_sealed(
             out.append(_row({}, False, _("a sealed entry is not an object.")))
             continue
         listed.add(entry.get("version"))
-        problem = _problem(entry, moves)
+        problem = _problem(entry, by_version)
         out.append(_row(entry, problem is None, problem or _("matches its commitment.")))
     first = min((v for v in listed if isinstance(v, int)), default=None)
     if first is not None:
-        for version, move in enumerate(moves, start=1):
+        for version, move in by_version.items():
             action = move.get("action") if isinstance(move, Mapping) else None
             kind = action.get("type") if isinstance(action, Mapping) else None
-            if version > first and kind in sealed_steps and version not in listed:
+            if (
+                isinstance(version, int)
+                and version > first
+                and kind in sealed_steps
+                and version not in listed
+            ):
                 row = {"version": version, "seat": move.get("seat"), "step": kind}
                 out.append(_row(row, False, _("this sealed move has no commitment.")))
     return out

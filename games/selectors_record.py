@@ -30,7 +30,13 @@ def game_export(*, game: Game) -> dict[str, Any]:
         "seed": game.seed,
         "seed_hash": game.seed_hash,
         "moves": [
-            {"seat": m.seat, "action": m.action, "at": _iso(m.created_at), "actor": m.actor}
+            {
+                "version": m.version,
+                "seat": m.seat,
+                "action": m.action,
+                "at": _iso(m.created_at),
+                "actor": m.actor,
+            }
             for m in Move.objects.filter(game=game).order_by("version")
         ],
         "result": game.result,
