@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -66,6 +67,23 @@ def ensure_env() -> None:
         ],
         check=True,
     )
+    stamp.write_text(digest)
+
+
+def ensure_test_tools() -> None:
+    """The tests' npm tools (``package.json``: axe-core for the accessibility audit), as
+    ``package-lock.json`` pins them (again only when the lock changes). Without npm the
+    audit's test says what is missing."""
+    lock = ROOT / "package-lock.json"
+    npm = shutil.which("npm")
+    if not lock.exists() or npm is None:
+        return
+    digest = hashlib.sha256(lock.read_bytes()).hexdigest()
+    stamp = ROOT / "node_modules" / ".lock.sha256"
+    if stamp.exists() and stamp.read_text().strip() == digest:
+        return
+    say("installing the tests' npm tools (npm ci)")
+    subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts"], cwd=ROOT, check=True)
     stamp.write_text(digest)
 
 
@@ -340,6 +358,7 @@ def parallel_args(args: list[str], env: dict[str, str]) -> list[str]:
 
 def test(args: list[str]) -> int:
     ensure_env()
+    ensure_test_tools()
     compile_catalogues()
     build_engine()
     env = base_env()
@@ -357,6 +376,7 @@ def main(argv: list[str]) -> int:
         return run()
     if argv[0] == "install":
         ensure_env()
+        ensure_test_tools()
         compile_catalogues()
         build_engine()
         return 0

@@ -22,6 +22,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts.names import hidden_characters, is_a_bot_name, mixes_scripts, name_taken
+from accounts.views_language import visitor_time_zone
 from notifications.outbox import outbox_add
 
 # Bot accounts are named ``bot-<kind>``, ``bot-<kind>-2`` … by the game services.
@@ -75,6 +76,17 @@ class AccountAdapter(DefaultAccountAdapter):
                 code="username_taken_by_name",
             )
         return username
+
+    def save_user(self, request: Any, user: Any, form: Any, commit: bool = True) -> Any:
+        """A new account starts in the time zone the browser reported (site.js's ``tz``
+        cookie) rather than UTC; the player can change it in Settings."""
+        user = super().save_user(request, user, form, commit=False)
+        zone = visitor_time_zone(request) if request is not None else None
+        if zone is not None:
+            user.time_zone = zone.key
+        if commit:
+            user.save()
+        return user
 
     def send_mail(self, template_prefix: str, email: str, context: dict[str, Any]) -> None:
         """allauth's ``send_mail`` with the outbox instead of ``message.send()``: the same

@@ -224,6 +224,17 @@ class StatsOut(Schema):
     missed_deadlines: int
 
 
+class RecordOut(Schema):
+    finished: int
+    abandoned: int
+    resigned: int
+    replaced: int
+    finish_rate: float | None
+    timeouts: int
+    current_timeouts: int
+    median_move_seconds: float | None
+
+
 class UserOut(Schema):
     username: str
     display_name: str
@@ -231,6 +242,7 @@ class UserOut(Schema):
     date_joined: datetime.datetime
     ratings: dict[str, RatingOut]
     stats: dict[str, StatsOut]
+    record: RecordOut
 
 
 class HistorySeatOut(Schema):

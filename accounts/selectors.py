@@ -11,6 +11,7 @@ from django.db.models.functions import Coalesce
 
 from accounts.models import Rating, RatingChange, User
 from games.models import Game, Seat
+from games.reliability import record_of
 from games.selectors import watchable_games
 
 
@@ -244,4 +245,6 @@ def user_document(*, user: User, viewer: Any) -> dict[str, Any]:
         "stats": {
             slug: stats.as_dict() for slug, stats in user_stats(user=user, viewer=viewer).items()
         },
+        # Totals from every table, like the ratings (games.reliability).
+        "record": record_of(user).as_dict(),
     }

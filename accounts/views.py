@@ -4,12 +4,15 @@ and selectors. (A finished game's verify, rematch and replay pages are in
 
 from __future__ import annotations
 
+import math
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import get_language_from_request
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -37,7 +40,10 @@ def settings_view(request: AuthenticatedHttpRequest) -> HttpResponse:
         form = SettingsForm(request.POST, user=user)
         if form.is_valid():
             form.save()
-            messages.success(request, _("Your settings are saved."))
+            # Confirmed in the language just chosen (the request still speaks the old one).
+            chosen = user.language or get_language_from_request(request)
+            with translation.override(chosen):
+                messages.success(request, _("Your settings are saved."))
             return redirect("settings")
     else:
         form = SettingsForm(user=user)
@@ -49,6 +55,8 @@ def settings_view(request: AuthenticatedHttpRequest) -> HttpResponse:
             "tokens": services.token_list(user=user),
             "token_days": settings.API_TOKEN_DAYS,
             "now": timezone.now(),
+            # Whole days: days accrue by eighths as one plays, and "10.1 days" reads oddly.
+            "vacation_days": math.floor(user.vacation_days + 1e-9),
         },
     )
 

@@ -48,6 +48,7 @@ from games.api_clock import router as clock_router
 from games.api_notes import router as notes_router
 from games.errors import GameError, error_body
 from tournaments.api import router as tournaments_router
+from tournaments.api_ladder import router as ladder_router
 from webhooks.api import router as webhooks_router
 
 
@@ -203,3 +204,4 @@ api.add_router("/", clock_router)
 api.add_router("/", notes_router)
 api.add_router("/", webhooks_router)
 api.add_router("/", tournaments_router)
+api.add_router("/", ladder_router)

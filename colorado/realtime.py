@@ -37,6 +37,12 @@ _server_loop: asyncio.AbstractEventLoop | None = None
 _lock = threading.Lock()
 _sender: tuple[int, asyncio.AbstractEventLoop] | None = None  # (process id, loop)
 _publisher: tuple[int, Any, Publisher | None] | None = None  # (process id, layer, publisher)
+#: The channels-redis release whose Pub/Sub layer this adapter was checked against: it
+#: reads the layer's configuration (``_kwargs``) and rebuilds its group channel name
+#: (``RedisPubSubLoopLayer._get_group_channel_name``), neither of which is public.
+#: tests/games/test_realtime.py fails when another release is installed, so that the
+#: adapter is checked again (its tests compare the name and the bytes with the layer's own).
+CHANNELS_REDIS_CHECKED = "4.3.0"
 SEND_TIMEOUT = 2
 """Seconds a send may take (connecting included) before it is given up, with everything
 queued behind it: a Redis that hangs must not pile up the frames of every move meanwhile,

@@ -40,6 +40,7 @@ def session_user(key: str) -> Any:
     """The user signed in with the session ``key`` (``AnonymousUser`` when none); call in
     a database thread."""
     store = import_module(settings.SESSION_ENGINE).SessionStore(key)
+    # get_user reads only the request's session: a stand-in request with just that.
     return get_user(SimpleNamespace(session=store))  # type: ignore[arg-type]
 
 

@@ -51,6 +51,8 @@ class CreateGame(Schema):
     bot_level: str | None = Field(default=None, max_length=32)
     open_seats: bool = True
     skip_weekends: bool = False
+    # Only players who finish at least this share of their games (games.reliability).
+    min_finish_rate: int = 0
 
 
 class SubmitAction(Schema):
@@ -127,6 +129,7 @@ def create_game(request: HttpRequest, payload: CreateGame) -> Status[Json]:
             open_seats=payload.open_seats,
             skip_weekends=payload.skip_weekends,
             bot_level=payload.bot_level,
+            min_finish_rate=payload.min_finish_rate,
         ),
     )
     return Status(201, selectors.game_document(game=game, user=user))

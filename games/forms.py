@@ -58,7 +58,13 @@ class NewTableForm(forms.Form):
     )
     rated = forms.BooleanField(label=_("Rated"), required=False, initial=True)
     open_seats = forms.BooleanField(
-        label=_("Anyone may take a free seat"), required=False, initial=True
+        label=_("Public table: anyone may take a free seat or watch"),
+        help_text=_(
+            "Unticked, the table is private: only its players and the people you invite "
+            "can see it, watch it or sit at it."
+        ),
+        required=False,
+        initial=True,
     )
     invite = forms.CharField(
         label=_("Invite players (usernames, separated by commas)"), required=False, max_length=200

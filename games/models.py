@@ -65,6 +65,8 @@ class Game(models.Model):
     # title's own stand-in (``Rules.stand_in_bot``), as for tables opened before levels.
     bot_kind = models.CharField(_("bot level"), max_length=32, blank=True)
     open_seats = models.BooleanField(_("anyone may join"), default=True)
+    # The finish rate (percent) a player needs to take a seat (games.reliability, REL-5).
+    min_finish_rate = models.PositiveSmallIntegerField(default=0)
     result = models.JSONField(null=True, blank=True)  # {"scores": [...], "ranks": [...]}
     rematch_of = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"

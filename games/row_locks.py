@@ -42,6 +42,8 @@ class _Shape:
         # or a field's attribute is not Django's plain one.
         self.plain = (
             model.__init__ is Model.__init__
+            # A classmethod read from the class is bound: its function is ``__func__``,
+            # which the stubs do not show.
             and model.from_db.__func__ is Model.from_db.__func__  # type: ignore[attr-defined]
             and all(type(getattr(model, name, None)) in _PLAIN_ATTRIBUTES for name in self.attnames)
         )
@@ -314,8 +316,7 @@ def lookup_sql(
     sql = _lookup_text(
         model, value, name, parent_model, field, child_model, child_field, tuple(equal), db.vendor
     )
-    meta = model._meta
-    params = [meta.get_field(n).get_db_prep_save(v, db) for n, v in equal.items()]  # type: ignore[union-attr]
+    params = [rows.concrete_field(model, n).get_db_prep_save(v, db) for n, v in equal.items()]
     return sql, params
 
 

@@ -107,8 +107,8 @@ def _equals(model: type[Model], values: dict[str, Any]) -> tuple[list[str], list
 
 
 def _values(instance: Model, fields: Sequence[str]) -> dict[str, Any]:
-    meta = type(instance)._meta
-    return {n: getattr(instance, meta.get_field(n).attname) for n in fields}  # type: ignore[union-attr]
+    model = type(instance)
+    return {n: getattr(instance, concrete_field(model, n).attname) for n in fields}
 
 
 def _insert_sql(instance: Model, fields: Sequence[str]) -> tuple[str, list[Any]]:

@@ -85,6 +85,7 @@ def inbox(*, user: Any) -> dict[str, Any]:
     others.sort(key=lambda e: -e["game"].updated_at.timestamp())
     invitations = list(_pending_invitations(user))
     for invitation in invitations:
+        # Marks for the page's template, on this page's copies of the rows.
         invitation.seats = seats_prefetch(invitation.game)  # type: ignore[attr-defined]
     return {
         "due": due,
@@ -92,6 +93,19 @@ def inbox(*, user: Any) -> dict[str, Any]:
         "invitations": invitations,
         "count": len(due) + len(invitations),
     }
+
+
+def next_waiting(*, user: Any, exclude: int) -> tuple[int | None, int]:
+    """The game the caller should play next (issue 43: "Next game waiting (N)"): the first
+    of the inbox's games waiting for their move, in the inbox's order (nearest deadline
+    first), other than ``exclude``; and how many there are. One query."""
+    if not _signed_in(user):
+        return None, 0
+    due = [
+        s for s in _waiting_seats(user).exclude(game_id=exclude) if s.seat in (s.game.to_act or [])
+    ]
+    due.sort(key=lambda s: (s.deadline is None, s.deadline.timestamp() if s.deadline else 0.0))
+    return (due[0].game_id if due else None), len(due)
 
 
 def lobby_open_tables(*, user: Any, limit: int = 30) -> list[Game]:
@@ -117,6 +131,7 @@ def lobby_open_tables(*, user: Any, limit: int = 30) -> list[Game]:
         ).select_related("invited_by"):
             invited[inv.game_id] = inv.invited_by
     for game in games:
+        # Marks for the page's template, on this page's copies of the rows.
         game.invited_by = invited.get(game.pk)  # type: ignore[attr-defined]
         game.seat_list = seats_of(game)  # type: ignore[attr-defined]
         game.title_name = str(get_rules(game.title).name)  # type: ignore[attr-defined]
@@ -132,6 +147,7 @@ def games_to_watch(*, limit: int = 8) -> list[Game]:
         .order_by("-updated_at")[:limit]
     )
     for game in games:
+        # Marks for the page's template, on this page's copies of the rows.
         game.seat_list = seats_of(game)  # type: ignore[attr-defined]
         game.title_name = str(get_rules(game.title).name)  # type: ignore[attr-defined]
     return games

@@ -50,7 +50,8 @@ def _replay_states(game: Game) -> tuple[list[Move], list[Any], dict[int, str]]:
     first move and after each, and the seats' names."""
     names: dict[int, str] = {}
     for seat in Seat.objects.filter(game=game, seat__isnull=False).select_related("user"):
-        names[int(seat.seat)] = seat.user.shown_name  # type: ignore[arg-type]
+        if seat.seat is not None:  # always (the filter): the check tells the type checker
+            names[seat.seat] = seat.user.shown_name
     log = list(
         Move.objects.filter(game=game).order_by("version").only("seat", "action", "events", "actor")
     )

@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from colorado.realtime import group_send
 from colorado.task_queue import eager
-from games import bot_wakeup, row_locks, rows
+from games import bot_wakeup, reliability, row_locks, rows
 from games import bots as bot_players
 from games.capacity import table_open_check
 from games.clocks.arithmetic import InvalidClock, resolve_clock
@@ -214,6 +214,7 @@ def game_create(
     open_seats: bool = True,
     skip_weekends: bool = False,
     bot_level: str | None = None,
+    min_finish_rate: int = 0,
 ) -> Game:
     """Open a table; the creator takes a seat, each bot in ``bots`` (a level such as
     ``hard`` or a bot kind) another, and each username in ``invite`` gets an invitation.
@@ -266,6 +267,14 @@ def game_create(
         raise BadRequest(_("More invitations than free seats."), code="too_many_invitations")
     if not isinstance(rated, bool) or not isinstance(open_seats, bool):
         raise BadRequest(_("rated and open_seats are true or false."), code="bad_request")
+    if (
+        isinstance(min_finish_rate, bool)
+        or not isinstance(min_finish_rate, int)
+        or not 0 <= min_finish_rate <= 100
+    ):
+        raise BadRequest(
+            _("min_finish_rate is a percentage from 0 to 100."), code="bad_min_finish_rate"
+        )
 
     with transaction.atomic():
         table_open_check(creator=creator, with_bots=bool(bot_list))
@@ -292,6 +301,7 @@ def game_create(
             rated=rated,
             open_seats=open_seats,
             bot_kind=table_kind,
+            min_finish_rate=min_finish_rate,
         )
         row = Game.objects.select_for_update().get(pk=row.pk)
         # A bot account opening a table (scripts, benchmarks) plays its own seat.
@@ -353,6 +363,12 @@ def game_join(*, game_id: int, user: User) -> Game:
             raise NotAllowed(_("Bots take seats only when a table is created."), code="bot")
         if Seat.objects.filter(game=game).count() >= game.num_players:
             raise Conflict(_("Every seat at this table is taken."), code="table_full")
+        if not reliability.meets_minimum(user, game.min_finish_rate):
+            raise NotAllowed(
+                _("This table asks for players who finish %(n)d %% of their games.")
+                % {"n": game.min_finish_rate},
+                code="record_too_low",
+            )
         Seat.objects.create(game=game, user=user)
         if invitation is not None and invitation.accepted_at is None:
             invitation.accepted_at = timezone.now()

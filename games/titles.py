@@ -24,7 +24,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
-from games.engine import Rules, get_rules, title_slugs
+from games.engine import Rules, get_rules, listed_title_slugs, title_slugs
 
 __all__ = [
     "WebTitle",
@@ -238,8 +238,8 @@ def web_titles() -> list[WebTitle]:
 
 def default_title() -> str:
     """The title a form or a link means when it names none (setting ``DEFAULT_TITLE``,
-    else the first title with a web package, else the first title)."""
-    slugs = title_slugs()
+    else the first title of the one list with a web package, else the first title)."""
+    slugs = listed_title_slugs()
     wanted = getattr(settings, "DEFAULT_TITLE", "")
     if wanted in slugs:
         return str(wanted)

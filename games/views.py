@@ -44,9 +44,9 @@ from games.limits import chat_allowed
 from games.log_words import describe
 from games.models import ChatMessage, Game, Seat
 from games.move_answer import form_refusal
-from games.selectors_inbox import lobby_open_tables
+from games.selectors_inbox import lobby_open_tables, next_waiting
 from games.snapshots import engine_for, load_state
-from games.titles import WebTitle, default_title, web_title
+from games.titles import WebTitle, web_title, web_titles
 
 LOG_LIMIT = 200
 
@@ -89,6 +89,7 @@ def lobby_context(request: HttpRequest, user: User) -> dict[str, Any]:
         my_seat = next((s for s in seats if s.user_id == user.pk), None)
         to_act = set(game.to_act or [])
         for s in seats:
+            # A mark for the lobby's template, on this page's copy of the row.
             s.to_act = s.seat is not None and s.seat in to_act  # type: ignore[attr-defined]
         my_running.append(
             {
@@ -304,6 +305,9 @@ def page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     client["strings"].update(extra.pop("strings", {}))
     client.update(extra)
     ctx["client"] = client
+    # After a move here, the next table waiting for this player (the inbox's order).
+    if me is not None and not my_turn and game.status == Game.Status.RUNNING:
+        ctx["next_game"], ctx["next_count"] = next_waiting(user=user, exclude=game.pk)
     return ctx
 
 
@@ -515,9 +519,12 @@ def replace_vote(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_GET
 def how_to_play(request: HttpRequest, slug: str | None = None) -> HttpResponse:
     """A title's rules in our words (``WebTitle.how_to_play_template``); without a slug,
-    the default title's."""
+    the list of every title with a rules page (the header's link)."""
+    if slug is None:
+        titles = [t for t in web_titles() if t.how_to_play_template]
+        return render(request, "games/how_to_play_index.html", {"rule_titles": titles})
     try:
-        title = web_title(slug or default_title())
+        title = web_title(slug)
     except KeyError:
         raise Http404(_("There is no such game.")) from None
     if title.how_to_play_template is None:

@@ -118,6 +118,9 @@ def finished_mail_send(*, seat_id: int) -> bool:
                 "standings": standings,
                 "my_rank": seat.final_rank,
                 "my_score": seat.final_score,
+                # First place: "You won" (or shared it), not "You finished #1" (issue 43).
+                "won": seat.final_rank == 1,
+                "shared": seat.final_rank == 1 and sum(1 for s in rows if s.final_rank == 1) > 1,
                 "game_url": game_url(game),
             },
         )

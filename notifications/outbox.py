@@ -9,9 +9,9 @@ key); ``outbox_requeue`` (the sweep) queues again the rows whose task was lost.
 
 from __future__ import annotations
 
-import functools
 import logging
 import smtplib
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -61,8 +61,18 @@ def outbox_add(message: EmailMessage, *, template: str = "") -> list[OutboxMail]
         for recipient in message.to
     ]
     for row in rows:
-        transaction.on_commit(functools.partial(outbox_queue, row.pk), robust=True)
+        transaction.on_commit(_queue_after_commit(row.pk), robust=True)
     return rows
+
+
+def _queue_after_commit(mail_id: int) -> Callable[[], None]:
+    """``outbox_queue(mail_id)`` as a named function for ``on_commit`` (a robust callback
+    that fails is logged under its name)."""
+
+    def queue() -> None:
+        outbox_queue(mail_id)
+
+    return queue
 
 
 def outbox_queue(mail_id: int) -> None:

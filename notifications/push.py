@@ -108,11 +108,10 @@ def turn_pushers(user_ids: Iterable[int]) -> set[int]:
     ids = list(user_ids)
     if not ids:
         return set()
-    return set(
-        PushSubscription.objects.filter(user_id__in=ids, events__contains=["turn"])
-        .values_list("user_id", flat=True)
-        .distinct()
-    )
+    # The events are read and tested here: SQLite (the embedded mode) has no JSON
+    # containment lookup, and a user has a few devices at most.
+    found = PushSubscription.objects.filter(user_id__in=ids).values_list("user_id", "events")
+    return {user_id for user_id, events in found if "turn" in (events or [])}
 
 
 # --- recording pushes ---------------------------------------------------------------------
@@ -131,7 +130,11 @@ def messages_record(
     """Write a waiting push of ``kind`` for every device of ``users`` that wants it, keyed
     ``kind:ref:device``; the ids written (none twice: a key already there is kept)."""
     seats = seats or {}
-    subs = list(PushSubscription.objects.filter(user_id__in=list(users), events__contains=[kind]))
+    subs = [
+        sub
+        for sub in PushSubscription.objects.filter(user_id__in=list(users))
+        if kind in (sub.events or [])
+    ]
     rows = [
         PushMessage(
             key=f"{kind}:{ref}:{sub.pk}",

@@ -110,6 +110,13 @@ def fresh_cache(settings: Any, worker_id: str) -> None:
         settings.CHANNEL_LAYERS = {"default": {**layers["default"], "CONFIG": config}}
 
 
+@pytest.fixture
+def in_memory_layer(settings: Any) -> None:
+    """The in-memory channel layer, as the embedded mode runs: the socket tests that talk
+    to the consumers in this process (``pytest.mark.usefixtures("in_memory_layer")``)."""
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+
 @pytest.fixture(autouse=True)
 def english_by_default() -> Iterator[None]:
     """Each test starts in the site's default language. A request served through the test

@@ -103,3 +103,54 @@ class Pairing(models.Model):
 
     def __str__(self) -> str:
         return f"pairing {self.slot} of {self.round_id}"
+
+
+class LadderRung(models.Model):
+    """A player's place on a title's standing ladder (``tournaments.ladder``): 1 is the
+    top. Places are kept without gaps by the ladder's services."""
+
+    title = models.CharField(max_length=40)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    position = models.PositiveIntegerField()
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["title", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["title", "user"], name="ladderrung_once"),
+        ]
+        indexes = [models.Index(fields=["title", "position"], name="ladderrung_place")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} at {self.position} of the {self.title} ladder"
+
+
+class LadderChallenge(models.Model):
+    class Status(models.TextChoices):
+        PLAYING = "playing", _("playing")
+        WON = "won", _("the challenger won")
+        HELD = "held", _("the place was held")
+        CANCELLED = "cancelled", _("cancelled")
+
+    title = models.CharField(max_length=40)
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    defender = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    challenger_position = models.PositiveIntegerField()
+    defender_position = models.PositiveIntegerField()
+    game = models.OneToOneField(
+        "games.Game", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["title", "-created_at", "-id"]
+        indexes = [models.Index(fields=["title", "status"], name="ladderchallenge_open")]
+
+    def __str__(self) -> str:
+        return f"challenge {self.pk} on the {self.title} ladder"

@@ -9,7 +9,8 @@ from django.db import transaction
 
 from games.models import Game
 from games.signals import game_finished
-from tournaments.models import Pairing
+from tournaments.ladder import challenge_settle
+from tournaments.models import LadderChallenge, Pairing
 from tournaments.task_names import step_queue
 
 
@@ -20,6 +21,9 @@ def on_game_finished(sender: Any, *, game: Game, **kwargs: Any) -> None:
         .first()
     )
     if tournament_id is None:
+        if LadderChallenge.objects.filter(game_id=game.pk).exists():
+            game_id = int(game.pk)
+            transaction.on_commit(lambda: challenge_settle(game_id=game_id), robust=True)
         return
 
     def queue() -> None:

@@ -24,6 +24,7 @@ from games.models import Game, Seat
 from games.seated import seated_table_open
 from tournaments import pairing
 from tournaments.models import Entrant, Pairing, Round, Tournament
+from tournaments.round_mail import round_mails
 from tournaments.scoring import met_counts
 from tournaments.standings import Results, knockout_winner, lines_of, results_of
 from tournaments.task_names import step_queue
@@ -168,9 +169,11 @@ def _round_begin(t: Tournament, number: int, now: datetime) -> str:
     current = Round.objects.create(
         tournament=t, number=number, deadline=now + timedelta(days=t.round_days)
     )
+    tables: dict[int, int | None] = {}
     for i, slot in enumerate(slots):
         if len(slot) == 1:
             Pairing.objects.create(round=current, slot=i, bye_id=slot[0])
+            tables[by_id[slot[0]].user_id] = None
             continue
         game = seated_table_open(
             created_by=t.created_by,
@@ -181,9 +184,11 @@ def _round_begin(t: Tournament, number: int, now: datetime) -> str:
             rated=t.rated,
         )
         Pairing.objects.create(round=current, slot=i, game=game)
+        tables.update({by_id[e].user_id: game.pk for e in slot})
     t.current_round = number
     t.save(update_fields=["current_round"])
     _tell_round(t, number, [by_id[e].user_id for slot in slots for e in slot])
+    round_mails(t, number, tables)
     if not Pairing.objects.filter(round=current, game__isnull=False).exists():
         _again(t.pk)  # a round of byes only: the next step closes it at once
     return "round_started"

@@ -8,6 +8,7 @@ import logging
 
 from celery import shared_task
 
+from tournaments.ladder import challenges_settle_lost
 from tournaments.rounds import live_ids
 from tournaments.rounds import tournament_step as step
 
@@ -44,4 +45,5 @@ def sweep_tournaments() -> dict[str, int]:
             log.exception("tournament %s could not be moved on", tournament_id)
             outcome = "error"
         outcomes[outcome] = outcomes.get(outcome, 0) + 1
+    outcomes["ladder_challenges_settled"] = challenges_settle_lost()
     return outcomes

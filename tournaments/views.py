@@ -16,6 +16,7 @@ from games.errors import GameError
 from games.titles import web_title
 from tournaments import services
 from tournaments.forms import TournamentForm
+from tournaments.ladder import ladder_titles
 from tournaments.models import Entrant, Tournament
 from tournaments.standings import tournament_document
 
@@ -32,7 +33,10 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "tournaments/list.html",
-        {"tournaments": [(t, web_title(t.title).name) for t in rows]},
+        {
+            "tournaments": [(t, web_title(t.title).name) for t in rows],
+            "ladders": [(slug, web_title(slug).name) for slug in ladder_titles()],
+        },
     )
 
 

@@ -130,7 +130,9 @@ def _bot_stands_in(game: Game, seat: Seat, *, person: bool, think_until: float |
     """The bot moves for the seat, in the sweep's transaction: the stand-in for a late
     person (``actor="timeout"``; the level the table chose), or the seat's own bot whose
     task got lost. A search bot thinks no later than ``think_until`` (``time.monotonic``)."""
-    number = int(seat.seat)  # type: ignore[arg-type]
+    number = seat.seat
+    if number is None:  # a seat with a deadline has its number: the game has started
+        raise ValueError(f"seat {seat.pk} has a deadline but no number")
     kind = seat.bot_kind or stand_in_kind(game)
     seconds = bot_seconds(kind)
     if seconds is not None and think_until is not None:

@@ -34,13 +34,15 @@ OptionValue = str | int
 #: The optional hooks a title may implement, and what each is for:
 #: ``views`` several seats' views at once (``protocol.ManyViews``); ``determinise`` the
 #: search bot's first step (``protocol.Determinising``); ``search_actions``,
-#: ``playout_action`` and ``playout_estimate`` tune the search (``protocol.SearchHooks``).
+#: ``playout_action``, ``playout_estimate`` and ``search_budget`` tune the search
+#: (``protocol.SearchHooks``).
 HOOKS: tuple[str, ...] = (
     "views",
     "determinise",
     "search_actions",
     "playout_action",
     "playout_estimate",
+    "search_budget",
 )
 #: The returned values a title may declare shared read-only (the same objects handed out
 #: again, which callers must never change). Events and dumps are always fresh.

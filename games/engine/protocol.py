@@ -158,10 +158,15 @@ class SearchHooks(Protocol):
     ``search_actions(state, seat)`` the moves the search considers (default
     ``legal_actions``); ``playout_action(state, seat, rng)`` the default policy's move
     (default: uniform among those); ``playout_estimate(start, state)`` an estimated final
-    result that cuts a playout short (None: play on)."""
+    result that cuts a playout short (None: play on); ``search_budget(state, seat)`` the
+    share, in (0, 1], of the bot's per-move budget this decision may spend (a title whose
+    turn is several decisions gives each a part, so a whole turn costs about one move's
+    budget)."""
 
     def search_actions(self, state: Any, seat: int) -> list[dict[str, Any]]: ...
 
     def playout_action(self, state: Any, seat: int, rng: Generator) -> dict[str, Any]: ...
 
     def playout_estimate(self, start: Any, state: Any) -> list[float] | None: ...
+
+    def search_budget(self, state: Any, seat: int) -> float: ...

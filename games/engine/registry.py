@@ -20,10 +20,12 @@ __all__ = [
     "determinising",
     "get_rules",
     "has_hook",
+    "listed_title_slugs",
     "playout_estimate",
     "playout_policy",
     "register",
     "search_actions",
+    "search_budget",
     "title_slugs",
     "unregister",
     "validate_options",
@@ -69,6 +71,12 @@ def _titles() -> dict[str, Rules]:
 def title_slugs() -> list[str]:
     """The slugs of all registered titles, sorted."""
     return sorted(_titles())
+
+
+def listed_title_slugs() -> list[str]:
+    """The slugs in the order of the one list (``titles.TITLE_PACKAGES``: its first title is
+    the site's default), then the titles registered at run time."""
+    return list(_titles())
 
 
 def get_rules(slug: str) -> Rules:
@@ -144,6 +152,13 @@ def playout_policy(rules: Rules) -> Callable[[Any, int, Generator], Action] | No
     """The ``playout_action`` hook, or None (the search then plays uniformly)."""
     if "playout_action" in rules.declaration.hooks:
         return cast(SearchHooks, rules).playout_action
+    return None
+
+
+def search_budget(rules: Rules) -> Callable[[Any, int], float] | None:
+    """The ``search_budget`` hook, or None (every decision spends the whole budget)."""
+    if "search_budget" in rules.declaration.hooks:
+        return cast(SearchHooks, rules).search_budget
     return None
 
 

@@ -228,7 +228,13 @@
       if (control) control.focus();
     }
     if (activeForm === focusHome) focusHome = null;
-    $all(".log-list li").forEach(function (li) { if (!oldLog[li.textContent]) li.classList.add("fresh"); });
+    var news = [];
+    $all(".log-list li").forEach(function (li) {
+      if (!oldLog[li.textContent]) { li.classList.add("fresh"); news.push(li.textContent.trim()); }
+    });
+    // What the move did, for screen readers (a polite live region; the log is newest first).
+    var said = document.getElementById("move-news");
+    if (said && news.length) said.textContent = news.reverse().join(" ");
     $all(".players-table tr[data-seat]").forEach(function (tr) {
       if (oldScores[tr.dataset.seat] !== undefined && oldScores[tr.dataset.seat] !== tr.textContent) tr.classList.add("fresh");
     });
@@ -295,6 +301,27 @@
     retry = Math.min(retry + 1, 4);
     window.setTimeout(connect, 1000 * Math.pow(2, retry - 1));  // 1, 2, 4, then every 8 s
   }
+
+  // The chat field's counter (issue 43): how many characters are used of the most a message
+  // may hold, so the field never stops silently.
+  var chatText = document.getElementById("chat-text"), chatCount = document.getElementById("chat-count");
+  if (chatText && chatCount) {
+    var countChat = function () {
+      chatCount.textContent = chatText.value.length + "/" + chatCount.dataset.max;
+      chatCount.classList.toggle("full", chatText.value.length >= Number(chatCount.dataset.max));
+    };
+    chatText.addEventListener("input", countChat);
+    chatText.form.addEventListener("reset", function () { window.setTimeout(countChat, 0); });
+    countChat();
+  }
+  // "Next game waiting (N)" (issue 43): the key n follows it, outside a text field.
+  document.addEventListener("keydown", function (ev) {
+    if (ev.key !== "n" || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    var t = ev.target;
+    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+    var next = document.getElementById("next-game");
+    if (next) { ev.preventDefault(); window.location.assign(next.href); }
+  });
 
   window.GameTable = { state: state, receive: receive, refreshPanels: refreshPanels, busy: busy,
     submit: submit, legal: legal, showError: showError, board: boardEl, transport: Transport,

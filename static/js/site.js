@@ -48,3 +48,17 @@
   });
   window.addEventListener("appinstalled", function () { button.hidden = true; });
 })();
+// A table that scrolls sideways in its box (a phone) takes the keyboard's focus, so that the
+// arrow keys can scroll it (WCAG 2.1.1; axe's scrollable-region-focusable).
+(function () {
+  "use strict";
+  function mark() {
+    Array.prototype.forEach.call(document.querySelectorAll(".table-scroll"), function (box) {
+      var scrolls = box.scrollWidth > box.clientWidth + 1;
+      if (scrolls && !box.hasAttribute("tabindex")) box.setAttribute("tabindex", "0");
+      else if (!scrolls && box.getAttribute("tabindex") === "0") box.removeAttribute("tabindex");
+    });
+  }
+  mark();
+  window.addEventListener("resize", mark);
+})();

@@ -20,11 +20,17 @@ from games.models import Game, Seat
 
 _counter = itertools.count(1)
 
+#: The password of a test user unless the test gives one.
+PASSWORD = "cattle-drive-99"
+
 
 def make_user(username: str | None = None, *, verified: bool = True, **fields: Any) -> User:
+    """A user for a test: every test user is made here (the ``make_user``, ``person`` and
+    ``player`` fixtures too). By default with an address, verified, and ``PASSWORD``."""
     username = username or f"player{next(_counter)}"
     fields.setdefault("email", f"{username}@example.org")
-    user = User.objects.create_user(username=username, password="cattle-drive-99", **fields)
+    password = fields.pop("password", PASSWORD)
+    user = User.objects.create_user(username=username, password=password, **fields)
     if verified and user.email:
         EmailAddress.objects.create(user=user, email=user.email, primary=True, verified=True)
     return user

@@ -205,3 +205,27 @@ def test_times_on_pages_are_in_my_time_zone(signed_in: Client, user: User) -> No
     local = away.astimezone(zoneinfo.ZoneInfo("Pacific/Auckland"))
     page = signed_in.get("/accounts/settings/").content.decode()
     assert f'value="{local:%Y-%m-%dT%H:%M}"' in page
+
+
+def test_the_confirmation_is_in_the_language_just_chosen(signed_in: Client, user: User) -> None:
+    """Issue 43, trial item 2: switching to French confirms in French."""
+    form = {
+        "display_name": "",
+        "time_zone": "UTC",
+        "language": "fr",
+        "email_notifications": "each_turn",
+        "reminder_hours": "12",
+        "away_until": "",
+    }
+    page = signed_in.post("/accounts/settings/", form, follow=True).content.decode()
+    assert "Your settings are saved." not in page
+    assert "Vos réglages sont enregistrés." in page or 'lang="fr"' in page
+    assert 'lang="fr"' in page
+
+
+def test_a_new_account_shows_whole_vacation_days(signed_in: Client, user: User) -> None:
+    """Issue 43, trial item 5: "Vacation days left this year: 10", not 10.1."""
+    User.objects.filter(pk=user.pk).update(vacation_days=10.1)
+    page = signed_in.get("/accounts/settings/").content.decode()
+    assert "Vacation days left this year: 10." in page
+    assert "10.1" not in page

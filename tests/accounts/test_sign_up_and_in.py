@@ -285,3 +285,15 @@ def test_password_reset_answers_while_the_mail_server_is_down_and_the_mail_arriv
     user.refresh_from_db()
     assert user.check_password(new)
     assert link not in _site_logs(caplog)
+
+
+def test_a_new_account_takes_the_browsers_time_zone() -> None:
+    """Issue 43, trial item 5: a new account starts in the time zone the browser reported
+    (the ``tz`` cookie), not UTC."""
+    from accounts.models import User
+
+    client = _client()
+    client.cookies["tz"] = "America/Denver"
+    name = f"annie{uuid.uuid4().hex[:6]}"
+    _sign_up(client, name, f"{name}@example.org")
+    assert User.objects.get(username=name).time_zone == "America/Denver"

@@ -12,7 +12,6 @@ covered by tests/games/test_live.py).
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -23,16 +22,11 @@ from urllib.request import urlopen
 
 import pytest
 
+from tests.servers import free_port
 from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def database_url(db: dict[str, Any]) -> str:
@@ -176,14 +170,13 @@ def _policy_missing(response: Any, errors: list[str]) -> None:
 
 
 @pytest.fixture
-def player(transactional_db: None) -> Callable[[str], Any]:
-    from accounts.models import User
+def player(transactional_db: None, make_user: Callable[..., Any]) -> Callable[[str], Any]:
+    """Makes a person who signs in on the page: ``<name>@example.org``, verified, password
+    ``pw-<name>-2026`` (rows committed, so the ASGI server sees them)."""
     from accounts.services import email_verified_set
 
     def make(username: str) -> Any:
-        user = User.objects.create_user(
-            username=username, email=f"{username}@example.org", password=f"pw-{username}-2026"
-        )
+        user = make_user(username, email=f"{username}@example.org", password=f"pw-{username}-2026")
         email_verified_set(user=user)  # sign-in needs a verified address (allauth, mandatory)
         return user
 

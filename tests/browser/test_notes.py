@@ -32,7 +32,9 @@ def test_a_note_saves_as_one_types_and_only_its_writer_sees_it(
 
     shots = _shots(tmp_path)
     alice, bob = player("alice"), player("bob")
-    game = services.game_create(creator=alice, players=2, options={"flags": "random"})
+    game = services.game_create(
+        title="colorado-county", creator=alice, players=2, options={"flags": "random"}
+    )
     services.game_join(game_id=game.pk, user=bob)
 
     page = new_page()

@@ -13,16 +13,32 @@ from accounts.models import User
 from accounts.services import token_create
 from games import services
 from games.models import Game
+from tests.accounts import factories
+
+#: The password of the users the fixtures make.
+PASSWORD = "a-long-password-42"
 
 
 @pytest.fixture
 def make_user(db: None) -> Callable[..., User]:
+    """Makes users (``tests.accounts.factories.make_user``): ``player1``, ``player2``, …
+    unless named, with no address unless given one, signed in by ``PASSWORD``."""
     counter = iter(range(1, 10_000))
 
     def make(username: str | None = None, **extra: Any) -> User:
-        name = username or f"player{next(counter)}"
-        user = User.objects.create_user(username=name, password="a-long-password-42", **extra)
-        return user
+        extra.setdefault("email", "")
+        extra.setdefault("password", PASSWORD)
+        return factories.make_user(username or f"player{next(counter)}", verified=False, **extra)
+
+    return make
+
+
+@pytest.fixture
+def person(make_user: Callable[..., User]) -> Callable[..., User]:
+    """Makes a named user with an address, ``<name>@example.org`` (the mail tests)."""
+
+    def make(name: str, **extra: Any) -> User:
+        return make_user(name, **{"email": f"{name}@example.org", **extra})
 
     return make
 
@@ -50,6 +66,25 @@ class ApiClient:
 @pytest.fixture
 def api() -> Callable[[User | None], ApiClient]:
     return ApiClient
+
+
+def invited_pair(
+    make_user: Callable[..., User],
+    first: str | None = None,
+    second: str | None = None,
+    *,
+    open_seats: bool = False,
+) -> tuple[Game, list[User]]:
+    """A running two-player table (the title's default options) that its opener invited the
+    other to, and the two (named ``first`` and ``second`` if given)."""
+    users = [make_user(first), make_user(second)]
+    game = services.game_create(
+        creator=users[0], players=2, invite=[users[1].username], open_seats=open_seats
+    )
+    services.game_join(game_id=game.pk, user=users[1])
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING
+    return game, users
 
 
 def running_pair(make_user: Callable[..., User]) -> tuple[Game, list[User]]:

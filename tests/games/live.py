@@ -8,7 +8,6 @@ import asyncio
 import contextlib
 import json
 import os
-import socket
 import subprocess
 import sys
 import threading
@@ -20,15 +19,10 @@ from typing import Any
 
 import websockets
 
+from tests.servers import free_port
 from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @contextlib.contextmanager
@@ -49,7 +43,11 @@ def live_server(
     env = {
         **os.environ,
         "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{database_name}",
+        # Its channel, cache and task queue names are its test worker's: servers started by
+        # tests running side by side share nothing on the Redis database.
         "CHANNEL_PREFIX": channel_prefix,
+        "CACHE_PREFIX": channel_prefix,
+        "CELERY_QUEUE": channel_prefix,
         "DJANGO_ENV": "test",
         "PORT": str(port),
         "LOG_LEVEL": "WARNING",

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import redis
 
-from tests.games.live import free_port
+from tests.servers import free_port
 from tests.waiting import wait_until
 
 PG_BIN = Path("/usr/lib/postgresql/15/bin")

@@ -323,7 +323,7 @@ def _section(page: str, slug: str) -> str:
 def test_the_bots_page_lists_each_level_and_the_ladder_rates_them(
     make_user: Callable[..., User], searchable: Any, quick_search: None
 ) -> None:
-    home = Client().get("/how-to-play/").content.decode()
+    home = Client().get("/how-to-play/colorado-county/").content.decode()
     assert 'href="/bots/"' in home  # in the site's navigation
     page = _section(Client().get("/bots/").content.decode(), "tiny-duel")
     assert "Tiny duel" in page

@@ -13,13 +13,13 @@ import contextlib
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import urllib.request
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from tests.servers import free_port
 from tests.waiting import WaitTimeout, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,12 +42,6 @@ game = services.game_create(creator=people[0], players=2, options={"flags": "ran
 services.game_join(game_id=game.pk, user=people[1])
 Seat.objects.filter(game=game).update(deadline=timezone.now() + timedelta(hours=5))
 """
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def healthz(port: int) -> dict[str, object] | None:

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync
-from asgiref.testing import ApplicationCommunicator
 from channels.layers import get_channel_layer
 
 from accounts.models import User
@@ -20,88 +19,26 @@ from games import moves, selectors, services
 from games.engine import get_rules, title_slugs
 from games.models import Game
 from games.services import frame_key, group_name
+from tests.games.fixtures import invited_pair
+from tests.games.sockets import connect
+from tests.play import act_once
 from tests.waiting import WaitTimeout, async_wait_until
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def in_memory_layer(settings: Any) -> None:
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-
-
-def _application() -> Any:
-    from channels.routing import URLRouter
-
-    from colorado.routing import websocket_urlpatterns
-
-    return URLRouter(websocket_urlpatterns)
-
-
-class Socket:
-    """A WebSocket client speaking ASGI to the routed consumers (no server, no daphne)."""
-
-    def __init__(self, path: str, token: str) -> None:
-        scope = {
-            "type": "websocket",
-            "path": path,
-            "query_string": b"",
-            "headers": [(b"authorization", f"Bearer {token}".encode())],
-            "subprotocols": [],
-        }
-        self.app = ApplicationCommunicator(_application(), scope)
-
-    async def connect(self) -> None:
-        await self.app.send_input({"type": "websocket.connect"})
-        assert (await self.app.receive_output(10))["type"] == "websocket.accept"
-
-    async def receive_from(self, timeout: float) -> str:
-        message = await self.app.receive_output(timeout)
-        assert message["type"] == "websocket.send", message
-        return str(message["text"])
-
-    async def disconnect(self) -> None:
-        await self.app.send_input({"type": "websocket.disconnect", "code": 1000})
-        await self.app.wait(5)
-
-
-async def _connect(game_id: int, token: str) -> Socket:
-    socket = Socket(f"/ws/games/{game_id}/", token)
-    await socket.connect()
-    return socket
-
-
-def _two_player_game(make_user: Callable[..., User]) -> tuple[Game, list[User]]:
-    alice, bob = make_user(), make_user()
-    game = services.game_create(creator=alice, players=2, invite=[bob.username])
-    game = services.game_join(game_id=game.pk, user=bob)
-    assert game.status == Game.Status.RUNNING
-    return game, [alice, bob]
-
-
-def _act(game: Game, users: list[User]) -> Game:
-    """One legal action of a seat that is to act."""
-    for user in users:
-        doc = selectors.game_document(game=game, user=user)
-        if doc["my_seat"] in doc["to_act"]:
-            return moves.action_submit(
-                game_id=game.pk, user=user, action=doc["legal_actions"][0], version=doc["version"]
-            )
-    raise AssertionError("nobody to act")
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("in_memory_layer")]
 
 
 def test_each_seat_gets_its_own_frame_after_a_move(make_user: Callable[..., User]) -> None:
-    game, users = _two_player_game(make_user)
+    game, users = invited_pair(make_user)
     tokens = [token_create(user=u) for u in users]
 
     async def scenario() -> list[dict[str, Any]]:
-        sockets = [await _connect(game.pk, t) for t in tokens]
+        sockets = [await connect(game.pk, t) for t in tokens]
         for s in sockets:
             first = json.loads(await s.receive_from(timeout=10))
             assert first["version"] == 1
         from asgiref.sync import sync_to_async
 
-        await sync_to_async(_act)(game, users)
+        await sync_to_async(act_once)(game, *users)
         frames = [json.loads(await s.receive_from(timeout=10)) for s in sockets]
         for s in sockets:
             await s.disconnect()
@@ -122,13 +59,13 @@ def test_each_seat_gets_its_own_frame_after_a_move(make_user: Callable[..., User
 def test_a_frame_that_skips_a_version_makes_the_socket_read_its_document(
     make_user: Callable[..., User],
 ) -> None:
-    game, users = _two_player_game(make_user)
+    game, users = invited_pair(make_user)
     alice = users[0]
     seat = selectors.seat_for_user(game=game, user=alice).seat  # type: ignore[union-attr]
     token = token_create(user=alice)
 
     async def scenario() -> dict[str, Any]:
-        socket = await _connect(game.pk, token)
+        socket = await connect(game.pk, token)
         await socket.receive_from(timeout=10)  # version 1
         layer = get_channel_layer()
         # A frame that claims to follow version 5: this socket showed 1, so it must not be
@@ -162,7 +99,7 @@ def test_a_resignation_reaches_the_other_players_socket_at_the_same_version(
     the seat is now the bot's (docs/clocks.md: resigning hands the seat to a bot)."""
     from games.clocks.seats import seat_resign
 
-    game, users = _two_player_game(make_user)
+    game, users = invited_pair(make_user)
     alice, bob = users
     alice_seat = selectors.seat_for_user(game=game, user=alice).seat  # type: ignore[union-attr]
     token = token_create(user=bob)
@@ -170,7 +107,7 @@ def test_a_resignation_reaches_the_other_players_socket_at_the_same_version(
     async def scenario() -> dict[str, Any]:
         from asgiref.sync import sync_to_async
 
-        socket = await _connect(game.pk, token)
+        socket = await connect(game.pk, token)
         first = json.loads(await socket.receive_from(timeout=10))
         await sync_to_async(seat_resign)(game_id=game.pk, user=alice)
         frame = json.loads(await socket.receive_from(timeout=10))
@@ -198,17 +135,19 @@ def test_a_player_watching_live_is_marked_seen_and_gets_no_turn_mail(
 
     # With addresses: a turn mail is wanted, so only having watched can hold it back.
     counter = iter(range(100))
-    game, users = _two_player_game(lambda: make_user(email=f"watcher{next(counter)}@example.org"))
+    game, users = invited_pair(
+        lambda name: make_user(name, email=f"watcher{next(counter)}@example.org")
+    )
     tokens = [token_create(user=u) for u in users]
 
     def seen() -> dict[int, int]:
         return {s.seat: s.last_seen_version for s in Seat.objects.filter(game=game)}
 
     async def scenario() -> tuple[Game, dict[int, int], dict[int, int]]:
-        sockets = [await _connect(game.pk, t) for t in tokens]
+        sockets = [await connect(game.pk, t) for t in tokens]
         for s in sockets:
             await s.receive_from(timeout=10)
-        moved = await sync_to_async(_act)(game, users)
+        moved = await sync_to_async(act_once)(game, *users)
         for s in sockets:
             await s.receive_from(timeout=10)
 
@@ -301,7 +240,7 @@ def test_a_socket_keeps_no_frames_after_passing_its_own_on(
     import gc
     import sys
 
-    game, users = _two_player_game(make_user)
+    game, users = invited_pair(make_user)
     token = token_create(user=users[0])
     seat = selectors.seat_for_user(game=game, user=users[0]).seat  # type: ignore[union-attr]
     # A text of its own: a str survives the layer's copy as the same object, so a copy of
@@ -310,7 +249,7 @@ def test_a_socket_keeps_no_frames_after_passing_its_own_on(
     frames = {frame_key(seat): text, frame_key(None): "{}"}
 
     async def scenario() -> tuple[bool, int]:
-        socket = await _connect(game.pk, token)
+        socket = await connect(game.pk, token)
         await socket.receive_from(timeout=10)
         before = sys.getrefcount(text)
         layer = get_channel_layer()
@@ -350,11 +289,11 @@ def test_a_socket_whose_client_left_before_its_resync_is_no_error(
     from games.consumers import version_watch
 
     settings.SOCKET_RESYNC_SECONDS = 3600  # the test runs the watch's check itself, once
-    game, users = _two_player_game(make_user)
+    game, users = invited_pair(make_user)
     tokens = [token_create(user=u) for u in users]
 
     async def scenario() -> tuple[dict[str, Any], int]:
-        sockets = [await _connect(game.pk, t) for t in tokens]
+        sockets = [await connect(game.pk, t) for t in tokens]
         for s in sockets:
             assert json.loads(await s.receive_from(timeout=10))["version"] == 1
         gone, staying = sorted(version_watch.sockets[game.pk], key=lambda c: c.user.pk)
@@ -366,7 +305,7 @@ def test_a_socket_whose_client_left_before_its_resync_is_no_error(
         gone.base_send = disconnected
         # The move's frames are lost on the way (a Redis outage): only the watch can tell.
         monkeypatch.setattr(services, "group_send", lambda *args, **kwargs: None)
-        await sync_to_async(_act)(game, users)
+        await sync_to_async(act_once)(game, *users)
         for consumer in (gone, staying):
             consumer.last_sent = -1e9  # quiet for long enough
         with caplog.at_level(logging.DEBUG, logger="games.consumers"):

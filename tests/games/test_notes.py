@@ -18,10 +18,10 @@ from django.core import mail, serializers
 from django.test import Client
 
 from accounts.models import User
-from games import notes
+from games import notes, services
 from games.limits import note_throttle
 from games.models import Game, GameNote
-from tests.games.fixtures import ApiClient, running_pair
+from tests.games.fixtures import ApiClient
 from tests.play import play_randomly
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -39,6 +39,17 @@ class JsonClient(ApiClient):
         return self.client.put(
             path, json.dumps(body), content_type="application/json", headers=self.headers
         )
+
+
+def running_pair(make_user: Callable[..., User]) -> tuple[Game, list[User]]:
+    """A running Colorado County table of two new people."""
+    users = [make_user(), make_user()]
+    game = services.game_create(
+        creator=users[0], title="colorado-county", players=2, options={"flags": "random"}
+    )
+    services.game_join(game_id=game.pk, user=users[1])
+    game.refresh_from_db()
+    return game, users
 
 
 def _signed_in(user: User) -> Client:

@@ -31,6 +31,7 @@ from games.services import group_name
 from tests.fixtures import channel_prefix
 from tests.games.live import ROOT, Socket, live_server
 from tests.games.outage import PrivatePostgres, PrivateRedis, private_postgres, private_redis
+from tests.play import mover
 from tests.waiting import wait_until
 
 pytestmark = [
@@ -95,14 +96,6 @@ def started_game(make_user: Callable[..., User], *, bots: list[str]) -> tuple[Ga
     return game, users
 
 
-def to_act(game: Game, users: list[User]) -> User:
-    game.refresh_from_db()
-    for user in users:
-        if game.seats.get(user=user).seat in game.to_act:
-            return user
-    raise AssertionError(f"no person to act in {game.to_act}")
-
-
 # --- Redis ---------------------------------------------------------------------------------
 
 
@@ -145,7 +138,7 @@ def test_moves_answer_200_while_redis_is_down(
     bot_seat = game.seats.get(user__is_bot=True).seat
     redis_up.stop()
     for _ in range(10):  # until a person's move is due to wake the bot (its broker is down)
-        player = to_act(game, users)
+        player, _doc = mover(game, *users)
         before = Move.objects.filter(game=game).count()
         # No long hang on a dead Redis: answered to a client that waits 10 s at most
         # (measured: under 1 s).
@@ -163,7 +156,7 @@ def test_moves_answer_200_while_redis_is_down(
     redis_up.start()
     # The lost bot move is the periodic sweep's to heal; a person's move works again at once.
     other, people = started_game(make_user, bots=[])
-    player = to_act(other, people)
+    player, _doc = mover(other, *people)
     status, body = move(redis_site, other.pk, token_create(user=player))
     assert status == 200, body
     assert Move.objects.filter(game=other).count() == 1
@@ -222,7 +215,7 @@ def test_sockets_catch_up_on_what_they_missed_while_redis_was_down(
             assert frame["type"] == "game"
 
     def next_move() -> int:
-        person = to_act(game, users)
+        person, _doc = mover(game, *users)
         status, body = move(redis_site, game.pk, tokens[person.pk])
         assert status == 200, body
         return int(json.loads(body)["version"])
@@ -254,7 +247,7 @@ def test_a_socket_opened_while_redis_is_down_follows_the_game(
     url = redis_site.replace("http", "ws", 1) + f"/ws/games/{game.pk}/"
 
     def next_move() -> int:
-        person = to_act(game, users)
+        person, _doc = mover(game, *users)
         status, body = move(redis_site, game.pk, tokens[person.pk])
         assert status == 200, body
         return int(json.loads(body)["version"])

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,7 +18,8 @@ from django.test import Client
 from accounts.models import User
 from games import selectors, services
 from games.models import ChatMessage, Game, Seat
-from tests.play import play_randomly
+from tests.games.fixtures import invited_pair
+from tests.play import mover, play_randomly
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
@@ -36,25 +38,6 @@ def page_data(response: Any) -> dict[str, Any]:
     return json.loads(m.group(1))
 
 
-def two_player_game(
-    make_user: Callable[..., User], *, open_seats: bool = False
-) -> tuple[Game, User, User]:
-    alice, bob = make_user("alice"), make_user("bob")
-    game = services.game_create(creator=alice, players=2, invite=["bob"], open_seats=open_seats)
-    services.game_join(game_id=game.pk, user=bob)
-    game.refresh_from_db()
-    assert game.status == Game.Status.RUNNING
-    return game, alice, bob
-
-
-def mover(game: Game, *users: User) -> tuple[User, dict[str, Any]]:
-    for user in users:
-        doc = selectors.game_document(game=game, user=user)
-        if doc["my_seat"] in doc["to_act"]:
-            return user, doc
-    raise AssertionError("nobody is to act")
-
-
 # --- lobby and new table ---------------------------------------------------------------
 
 
@@ -65,7 +48,7 @@ def test_home_is_the_welcome_page_when_signed_out(client: Client) -> None:
 
 
 def test_home_is_the_lobby_when_signed_in(make_user: Callable[..., User]) -> None:
-    game, alice, _bob = two_player_game(make_user)
+    game, (alice, _bob) = invited_pair(make_user, "alice", "bob")
     carol = make_user("carol")
     services.game_create(creator=carol, players=3)  # an open table alice may join
     html = client_for(alice).get("/").content.decode()
@@ -172,7 +155,7 @@ def test_new_table_errors_are_shown_and_nothing_is_created(
 
 
 def test_pages_refuse_posts_without_a_csrf_token(make_user: Callable[..., User]) -> None:
-    game, alice, bob = two_player_game(make_user)
+    game, (alice, bob) = invited_pair(make_user, "alice", "bob")
     c = Client(enforce_csrf_checks=True)
     c.force_login(alice)
     version = game.version
@@ -204,7 +187,7 @@ def test_lobby_and_new_table_need_a_sign_in(client: Client) -> None:
 
 
 def test_page_load_marks_the_version_seen(make_user: Callable[..., User]) -> None:
-    game, alice, bob = two_player_game(make_user)
+    game, (alice, bob) = invited_pair(make_user, "alice", "bob")
     client_for(alice).get(f"/games/{game.pk}/")
     game.refresh_from_db()
     assert Seat.objects.get(game=game, user=alice).last_seen_version == game.version
@@ -215,7 +198,7 @@ def test_spectators_get_the_public_view_and_no_one_elses_cowboys(
     make_user: Callable[..., User],
 ) -> None:
     # A public table: anyone may watch (an invitation-only one is for its players only).
-    game, alice, bob = two_player_game(make_user, open_seats=True)
+    game, (alice, bob) = invited_pair(make_user, "alice", "bob", open_seats=True)
     carol = make_user("carol")
     alice_hand = selectors.game_document(game=game, user=alice)["view"]["hand"]
     bob_hand = selectors.game_document(game=game, user=bob)["view"]["hand"]
@@ -238,7 +221,7 @@ def test_spectators_get_the_public_view_and_no_one_elses_cowboys(
 def test_anonymous_visitors_watch_open_tables_only(
     client: Client, make_user: Callable[..., User]
 ) -> None:
-    private, _alice, _bob = two_player_game(make_user)  # invitation only
+    private, (_alice, _bob) = invited_pair(make_user, "alice", "bob")  # invitation only
     carol = make_user("carol")
     public = services.game_create(creator=carol, players=2, bots=["greedy"])
     assert client.get(f"/games/{public.pk}/").status_code == 200
@@ -249,7 +232,7 @@ def test_anonymous_visitors_watch_open_tables_only(
 
 
 def test_a_move_by_form_is_applied_and_redirects(make_user: Callable[..., User]) -> None:
-    game, alice, bob = two_player_game(make_user)
+    game, (alice, bob) = invited_pair(make_user, "alice", "bob")
     user, doc = mover(game, alice, bob)
     action = doc["legal_actions"][0]
     assert action["type"] == "place_flag"
@@ -275,7 +258,7 @@ def test_a_move_by_form_is_applied_and_redirects(make_user: Callable[..., User])
 def test_an_illegal_move_shows_the_reason_and_changes_nothing(
     make_user: Callable[..., User],
 ) -> None:
-    game, alice, bob = two_player_game(make_user)
+    game, (alice, bob) = invited_pair(make_user, "alice", "bob")
     user, doc = mover(game, alice, bob)
     colour = doc["legal_actions"][0]["colour"]
     c = client_for(user)
@@ -309,7 +292,7 @@ def test_an_illegal_move_shows_the_reason_and_changes_nothing(
 
 
 def test_only_players_may_move(make_user: Callable[..., User], client: Client) -> None:
-    game, alice, bob = two_player_game(make_user)
+    game, (alice, bob) = invited_pair(make_user, "alice", "bob")
     carol = make_user("carol")
     _user, doc = mover(game, alice, bob)
     action = doc["legal_actions"][0]
@@ -340,7 +323,7 @@ def play_flags(game: Game, users: tuple[User, ...]) -> None:
 
 
 def test_bids_claims_and_preview_through_the_forms(make_user: Callable[..., User]) -> None:
-    game, alice, bob = two_player_game(make_user)
+    game, (alice, bob) = invited_pair(make_user, "alice", "bob")
     play_flags(game, (alice, bob))
     hands = {}
     for user in (alice, bob):
@@ -393,7 +376,7 @@ def test_bids_claims_and_preview_through_the_forms(make_user: Callable[..., User
 
 
 def test_chat_is_for_players_and_errors_are_shown(make_user: Callable[..., User]) -> None:
-    game, alice, bob = two_player_game(make_user)
+    game, (alice, bob) = invited_pair(make_user, "alice", "bob")
     carol = make_user("carol")
     c = client_for(alice)
     assert c.post(f"/games/{game.pk}/chat/", {"text": "Howdy, Bob"}).status_code == 302
@@ -425,7 +408,7 @@ def test_join_and_leave_an_open_table(make_user: Callable[..., User]) -> None:
 
 
 def test_resign_hands_the_seat_to_a_bot(make_user: Callable[..., User]) -> None:
-    game, alice, _bob = two_player_game(make_user)
+    game, (alice, _bob) = invited_pair(make_user, "alice", "bob")
     client_for(alice).post(f"/games/{game.pk}/resign/")
     seat = Seat.objects.get(game=game, user=alice)
     assert seat.resigned
@@ -435,7 +418,7 @@ def test_resign_hands_the_seat_to_a_bot(make_user: Callable[..., User]) -> None:
 def test_finished_game_shows_final_scores_and_the_after_game_block(
     make_user: Callable[..., User],
 ) -> None:
-    game, alice, bob = two_player_game(make_user)
+    game, (alice, bob) = invited_pair(make_user, "alice", "bob")
     game = play_randomly(game, [alice, bob], seed=3)
     assert game.status == Game.Status.FINISHED
     html = client_for(bob).get(f"/games/{game.pk}/").content.decode()
@@ -448,7 +431,7 @@ def test_finished_game_shows_final_scores_and_the_after_game_block(
 
 
 def test_panels_fragment_matches_the_page(make_user: Callable[..., User]) -> None:
-    game, alice, _bob = two_player_game(make_user)
+    game, (alice, _bob) = invited_pair(make_user, "alice", "bob")
     html = client_for(alice).get(f"/games/{game.pk}/panels/").content.decode()
     for block in ('id="act-panel"', 'id="side-panel"', 'id="chat-list"'):
         assert block in html
@@ -456,6 +439,48 @@ def test_panels_fragment_matches_the_page(make_user: Callable[..., User]) -> Non
 
 
 def test_how_to_play_page(client: Client) -> None:
-    html = client.get("/how-to-play/").content.decode()
+    html = client.get("/how-to-play/colorado-county/").content.decode()
     assert "How to play Colorado County" in html
     assert "Sealed bids" in html
+
+
+def test_the_headers_how_to_play_lists_every_title(client: Client) -> None:
+    """Issue 43, trial item 7: the header's "How to play" is a page of every title's rules."""
+    html = client.get("/how-to-play/").content.decode()
+    assert 'href="/how-to-play/colorado-county/"' in html
+    assert 'href="/how-to-play/la-conquista-del-oeste/"' in html
+    assert "Sealed bids" not in html  # not one title's rules
+
+
+def test_the_new_table_form_says_rated_without_a_stray_colon_and_lists_rules_apart(
+    make_user: Callable[..., User],
+) -> None:
+    """Issue 43, trial item 7: "Rated" with no colon after its box; the lobby's two rules
+    links are separate items; the bot level takes the form's whole width (game.css)."""
+    html = client_for(make_user()).get("/games/").content.decode()
+    assert '<label for="id_rated">Rated</label>' in html
+    assert "Rated:" not in html
+    rules = html.split('<ul class="rules-list">', 1)[1].split("</ul>", 1)[0]
+    assert rules.count("<li>") == rules.count("How to play") >= 2
+    css = (Path(__file__).resolve().parents[2] / "static/css/game.css").read_text()
+    assert ".form-grid .field-bot_kind { grid-column: 1 / -1; }" in css
+
+
+def test_the_players_card_is_headed_players_in_japanese(make_user: Callable[..., User]) -> None:
+    """Issue 43, trial item 6: the players card's heading is "プレイヤー" (the players), not
+    "プレイヤー数" (the number of players, the new-table form's field)."""
+    alice, bob = make_user(language="ja"), make_user()
+    game = services.game_create(creator=alice, players=2, invite=[bob.username], open_seats=False)
+    services.game_join(game_id=game.pk, user=bob)
+    html = client_for(alice).get(f"/games/{game.pk}/").content.decode()
+    assert '<h2 id="players-h">プレイヤー</h2>' in html
+
+
+def test_the_new_table_form_says_plainly_who_may_sit_and_watch(
+    make_user: Callable[..., User],
+) -> None:
+    """Issue 43, trial item 9: unticking "anyone may take a free seat" also hid the table
+    from everyone else, which the label did not say."""
+    html = client_for(make_user()).get("/games/new/").content.decode()
+    assert "Public table: anyone may take a free seat or watch" in html
+    assert "Unticked, the table is private: only its players and the people you invite" in html

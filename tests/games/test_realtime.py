@@ -19,6 +19,15 @@ from tests.waiting import wait_until
 pytestmark = pytest.mark.redis
 
 
+def test_the_adapter_was_checked_against_the_installed_channels_redis() -> None:
+    from importlib.metadata import version
+
+    assert version("channels-redis") == realtime.CHANNELS_REDIS_CHECKED, (
+        "channels-redis changed: check colorado.realtime's direct publishing against the "
+        "new release's Pub/Sub layer (these tests), then update CHANNELS_REDIS_CHECKED"
+    )
+
+
 def test_a_group_send_from_a_thread_reaches_the_groups_members(monkeypatch: Any) -> None:
     url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
     layer = RedisPubSubChannelLayer(

@@ -18,14 +18,9 @@ from accounts.services import token_create
 from games import jsontext, moves, selectors, services
 from games.models import Game, Move
 from tests.games.fixtures import ApiClient
-from tests.games.test_frames import Socket, _connect
+from tests.games.sockets import Socket, connect
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def in_memory_layer(settings: Any) -> None:
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("in_memory_layer")]
 
 
 def _bidding_game(make_user: Callable[..., User]) -> tuple[Game, list[User]]:
@@ -59,7 +54,7 @@ def test_a_move_over_the_socket_answers_the_new_document_and_reaches_the_other_s
     tokens = [token_create(user=u) for u in (alice, bob)]
 
     async def scenario() -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
-        mine, theirs = [await _connect(game.pk, t) for t in tokens]
+        mine, theirs = [await connect(game.pk, t) for t in tokens]
         for s in (mine, theirs):
             assert json.loads(await s.receive_from(timeout=10))["version"] == 1
         await mine.app.send_input(
@@ -104,7 +99,7 @@ def test_a_move_over_the_socket_answers_the_new_document_and_reaches_the_other_s
 
 def _send_actions(game: Game, token: str, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     async def scenario() -> list[dict[str, Any]]:
-        socket = await _connect(game.pk, token)
+        socket = await connect(game.pk, token)
         await socket.receive_from(timeout=10)
         answers = []
         for message in messages:

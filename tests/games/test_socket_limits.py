@@ -15,12 +15,7 @@ from accounts.models import User
 from accounts.services import token_create
 from games import services
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def in_memory_layer(settings: Any) -> None:
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("in_memory_layer")]
 
 
 def _scope(path: str, headers: list[tuple[bytes, bytes]], client: str = "127.0.0.1") -> dict:

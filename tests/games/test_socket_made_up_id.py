@@ -12,11 +12,9 @@ import pytest
 from asgiref.sync import async_to_sync
 from asgiref.testing import ApplicationCommunicator
 
-from tests.games.test_frames import _application, in_memory_layer
+from tests.games.sockets import application
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-__all__ = ["in_memory_layer"]  # the in-memory channel layer, as the embedded mode runs
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("in_memory_layer")]
 
 
 @pytest.mark.parametrize(
@@ -36,7 +34,7 @@ def test_a_made_up_game_id_closes_with_4404_and_logs_nothing(
     }
 
     async def scenario() -> dict[str, Any]:
-        app = ApplicationCommunicator(_application(), scope)
+        app = ApplicationCommunicator(application(), scope)
         await app.send_input({"type": "websocket.connect"})
         closed = await app.receive_output(10)
         await app.send_input({"type": "websocket.disconnect", "code": 4404})

@@ -19,12 +19,12 @@ from accounts.services import token_create
 from games import consumers
 from games.engine import get_rules, title_slugs
 from games.models import Game, Seat
-from tests.games.test_frames import Socket, _act, _two_player_game, in_memory_layer
+from tests.games.fixtures import invited_pair
+from tests.games.sockets import Socket
+from tests.play import act_once
 from tests.waiting import async_wait_until
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-__all__ = ["in_memory_layer"]  # the in-memory channel layer for every test here
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("in_memory_layer")]
 
 
 def test_opening_a_socket_is_one_database_job_reading_the_game_once(
@@ -32,7 +32,7 @@ def test_opening_a_socket_is_one_database_job_reading_the_game_once(
 ) -> None:
     """Before: three jobs (the token; the game and seat for the check; the game, seats, log
     and seen mark again for the document), nine statements."""
-    game, users = _two_player_game(make_user)
+    game, users = invited_pair(make_user)
     token = token_create(user=users[0])
     jobs: list[list[str]] = []
     real = consumers.database
@@ -81,14 +81,14 @@ def test_a_move_made_right_after_the_first_document_reaches_the_socket(
     committed between that read and the socket's opening is passed on, not lost until the
     version check's next round."""
     settings.SOCKET_RESYNC_SECONDS = 3600  # no version check: the frame itself must come
-    game, users = _two_player_game(make_user)
+    game, users = invited_pair(make_user)
     token = token_create(user=users[0])
     real = consumers._open
     moved: list[Game] = []
 
     def open_then_move(*args: Any) -> Any:
         opened = real(*args)
-        moved.append(_act(Game.objects.get(pk=game.pk), users))
+        moved.append(act_once(Game.objects.get(pk=game.pk), *users))
         return opened
 
     monkeypatch.setattr(consumers, "_open", open_then_move)
@@ -109,7 +109,7 @@ def test_a_move_made_right_after_the_first_document_reaches_the_socket(
 
 
 def test_opening_the_table_marks_a_due_seat_seen(make_user: Callable[..., User]) -> None:
-    game, users = _two_player_game(make_user)
+    game, users = invited_pair(make_user)
     due = {seat.user_id for seat in Seat.objects.filter(game=game) if seat.seat in game.to_act}
     assert due
     tokens = {user.pk: token_create(user=user) for user in users}
@@ -145,7 +145,7 @@ def test_a_refused_socket_passes_on_nothing(
 ) -> None:
     """An invitation-only table: an outsider's socket is refused before it opens, and a move's
     frame sent to the game's group meanwhile reaches nobody through it."""
-    game, users = _two_player_game(make_user)
+    game, users = invited_pair(make_user)
     game.open_seats = False
     game.save(update_fields=["open_seats"])
     outsider = token_create(user=make_user())
@@ -153,7 +153,7 @@ def test_a_refused_socket_passes_on_nothing(
     moved: list[Game] = []
 
     def move_then_refuse(*args: Any) -> Any:
-        moved.append(_act(Game.objects.get(pk=game.pk), users))  # its frame waits meanwhile
+        moved.append(act_once(Game.objects.get(pk=game.pk), *users))  # its frame waits meanwhile
         return real(*args)
 
     monkeypatch.setattr(consumers, "_open", move_then_refuse)

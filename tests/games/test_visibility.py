@@ -7,7 +7,6 @@ page, the API document, the export, the replay, the verification and the socket.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 from django.test import Client
@@ -19,12 +18,7 @@ from games.models import Game
 from tests.games.test_socket_auth import _handshake
 from tests.play import play_randomly
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def in_memory_layer(settings: Any) -> None:
-    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("in_memory_layer")]
 
 
 def _game(make_user: Callable[..., User], *, public: bool, finished: bool) -> tuple[Game, User]:

@@ -1,4 +1,5 @@
-"""Fixtures for the mail tests: people with addresses and time zones, eager tasks."""
+"""Fixtures for the mail tests: eager tasks and a running two-player table (people with
+addresses: the root plugin's ``person``)."""
 
 from __future__ import annotations
 
@@ -21,15 +22,6 @@ BID_FIRST = {"flags": "random"}  # the game opens with a simultaneous sealed bid
 @pytest.fixture(autouse=True)
 def _eager(eager_tasks: None) -> None:
     """Every test here runs Celery tasks eagerly (the root conftest's ``eager_tasks``)."""
-
-
-@pytest.fixture
-def person(db: None) -> Callable[..., User]:
-    def make(name: str, **extra: Any) -> User:
-        extra.setdefault("email", f"{name}@example.org")
-        return User.objects.create_user(username=name, password="a-long-password-42", **extra)
-
-    return make
 
 
 @pytest.fixture

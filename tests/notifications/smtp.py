@@ -5,7 +5,6 @@ that point the site at it through the production path: EMAIL_URL → colorado.en
 from __future__ import annotations
 
 import email
-import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
 from email.message import Message
@@ -16,6 +15,7 @@ import pytest
 from aiosmtpd.controller import Controller
 
 from colorado import env
+from tests.servers import free_port
 
 
 class Inbox:
@@ -29,12 +29,6 @@ class Inbox:
 
     def to(self, address: str) -> list[Message]:
         return [message for _, recipients, message in self.messages if address in recipients]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def use_email_url(

@@ -225,7 +225,11 @@ def test_game_finished_mail_gives_the_result(person, mailoutbox):
     assert game.status == Game.Status.FINISHED
     (message,) = [m for m in mailoutbox if m.subject.startswith("Game over")]
     seat = _seat(game, alice)
-    assert f"You finished #{seat.final_rank} with {seat.final_score} points." in message.body
+    if seat.final_rank == 1:
+        assert f"You won with {seat.final_score} points!" in message.body
+        assert "You finished #1" not in message.body
+    else:
+        assert f"You finished #{seat.final_rank} with {seat.final_score} points." in message.body
     for row in Seat.objects.filter(game=game):
         assert f"{row.final_rank}. {row.user.shown_name}: {row.final_score}" in message.body
     assert mails.finished_mail_send(seat_id=seat.pk) is False
@@ -238,3 +242,13 @@ def test_bots_get_no_mail(person, mailoutbox):
     alice = person("alice")
     services.game_create(creator=alice, players=2, bots=["greedy"], options={"flags": "random"})
     assert {tuple(m.to) for m in mailoutbox} <= {("alice@example.org",)}
+
+
+def test_a_mail_in_french_says_so_in_its_html(person, mailoutbox):
+    """Issue 43, trial item 4: a French turn mail's HTML said lang="en"."""
+    alice = person("alice", language="fr")
+    services.game_create(creator=alice, players=2, bots=["greedy"])
+    mail.turn_mails_queue(now=timezone.now() + timedelta(hours=1))
+    message = next(m for m in mailoutbox if m.to == [alice.email])
+    html, _kind = message.alternatives[0]
+    assert '<html lang="fr">' in html

@@ -32,7 +32,8 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures import _missing
-from tests.games.live import ROOT, free_port
+from tests.games.live import ROOT
+from tests.servers import free_port
 from tests.waiting import wait_until
 
 # One worker runs the drills one after another: they share the module's PostgreSQL cluster,

@@ -47,6 +47,8 @@ def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return copy
 
 
+# Two cold mypy runs with Django's types in a fresh copy: minutes on a busy machine.
+@pytest.mark.timeout(900)
 def test_a_new_title_is_one_folder_and_one_line_and_passes_the_gates(scratch: Path) -> None:
     python = str(BIN / "python")
     out = run([python, "manage.py", "starttitle", "probe_duel"], scratch)

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from colorado.web_workers import BALANCES, worker_cpus
-from tests.ops.test_run_command import free_port
+from tests.servers import free_port
 from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -154,6 +154,13 @@ def test_a_round_robin_of_four_people_and_two_bots_plays_to_the_end() -> None:
         assert row["tiebreaks"]["sonneborn_berger"] == _number(mine["sonneborn_berger"])
     assert [row["points"] for row in doc["standings"]] == [4, 4, 4, 2, 1, 0]
     assert doc["standings"][0]["tiebreaks"] == {"head_to_head": 1, "sonneborn_berger": 7}
+    # Each person had a mail at each round (TR-R-6): their table, and the page.
+    from django.core import mail
+
+    rounds = [m for m in mail.outbox if "Winter round robin has started" in m.subject]
+    assert len(rounds) == 5 * 4
+    assert {m.to[0] for m in rounds} == {f"{n}@example.org" for n in STRENGTHS}
+    assert all(f"/tournaments/{tid}/" in m.body and "/games/" in m.body for m in rounds)
 
 
 def test_a_swiss_of_four_people_and_two_bots_plays_to_the_end() -> None:
@@ -205,7 +212,7 @@ def test_a_lost_task_is_redone_by_the_sweep_and_a_late_round_is_played_out(
     for api in people.values():
         assert api.post(f"/api/tournaments/{tid}/join").status_code == 200
     assert Tournament.objects.get(pk=tid).status == "open"
-    assert sweep_tournaments() == {"started": 1}
+    assert sweep_tournaments()["started"] == 1
     t = Tournament.objects.get(pk=tid)
     assert (t.status, t.current_round) == ("running", 1)
     # Nobody moves; past the round's deadline the stand-in bot plays for the late seats.
@@ -217,7 +224,7 @@ def test_a_lost_task_is_redone_by_the_sweep_and_a_late_round_is_played_out(
     assert set(Game.objects.filter(pk__in=ids).values_list("status", flat=True)) == {"finished"}
     # The table's end queued a step that was lost too: the sweep starts round 2.
     assert Tournament.objects.get(pk=tid).current_round == 1
-    assert sweep_tournaments() == {"round_started": 1}
+    assert sweep_tournaments()["round_started"] == 1
     assert Tournament.objects.get(pk=tid).current_round == 2
     assert timezone.now() < Round.objects.get(tournament=t, number=2).deadline
 

@@ -56,7 +56,11 @@ def test_events_reach_a_local_receiver_once_signed_and_with_public_facts_only() 
         secret = hook["secret"]
         assert len(secret) == 64
         game = services.game_create(
-            creator=bob, players=2, options={"flags": "random"}, invite=[alice.username]
+            title="colorado-county",
+            creator=bob,
+            players=2,
+            options={"flags": "random"},
+            invite=[alice.username],
         )
         services.game_join(game_id=game.pk, user=alice)
         GameNote.objects.create(game=game, user=alice, text="my secret plan")
@@ -94,7 +98,9 @@ def test_bob_without_a_hook_costs_nothing_and_alices_hook_hears_only_her_turns()
     alice, bob = make_user(), make_user()
     with local_receiver() as receiver:
         _add_hook(alice, receiver.url, ["my_turn"])
-        game = services.game_create(creator=alice, players=2, options={"flags": "random"})
+        game = services.game_create(
+            title="colorado-county", creator=alice, players=2, options={"flags": "random"}
+        )
         services.game_join(game_id=game.pk, user=bob)
         keys = list(WebhookDelivery.objects.values_list("key", flat=True))
     # The start makes both seats due; only alice's seat is told, once.
@@ -110,7 +116,9 @@ def test_a_lost_task_is_sent_by_the_sweep_once(monkeypatch: pytest.MonkeyPatch) 
         from webhooks import task_names
 
         monkeypatch.setattr(task_names, "deliver_queue", lambda *args: None)  # lost
-        services.game_create(creator=bob, players=2, invite=[alice.username])
+        services.game_create(
+            title="colorado-county", creator=bob, players=2, invite=[alice.username]
+        )
         assert receiver.received == []
         monkeypatch.undo()
         assert sweep_deliveries() == 1
@@ -124,13 +132,18 @@ def test_a_failure_is_tried_again_after_the_backoff_with_the_same_event_id() -> 
     with local_receiver() as receiver:
         hook = _add_hook(alice, receiver.url, ["invitation"], fmt="discord")
         receiver.answers = [500]
-        services.game_create(creator=bob, players=2, invite=[alice.username])
+        before = timezone.now()
+        services.game_create(
+            title="colorado-county", creator=bob, players=2, invite=[alice.username]
+        )
+        after = timezone.now()
         row = WebhookDelivery.objects.get()
         assert row.status == "pending"
         assert row.attempts == 1
         assert row.last_error == "HTTP 500"
-        wait = (row.next_attempt_at - timezone.now()).total_seconds()
-        assert 50 < wait <= 60
+        # The first retry is due a minute after the failed try.
+        minute = timedelta(seconds=60)
+        assert before + minute <= row.next_attempt_at <= after + minute
         # Not due yet: the sweep and an early task send nothing.
         assert sweep_deliveries() == 0
         assert delivery_module.deliver_one(row.pk) == "skipped"
@@ -154,7 +167,9 @@ def test_a_hook_that_keeps_failing_is_turned_off_with_a_notice(settings: Any) ->
         _add_hook(alice, receiver.url, ["invitation"], fmt="slack")
         receiver.answers = [503] * 100
         for _ in range(delivery_module.DISABLE_AFTER):
-            services.game_create(creator=bob, players=2, invite=[alice.username])
+            services.game_create(
+                title="colorado-county", creator=bob, players=2, invite=[alice.username]
+            )
         moment = timezone.now()
         for _ in range(delivery_module.MAX_ATTEMPTS):
             moment += timedelta(days=1)
@@ -167,7 +182,9 @@ def test_a_hook_that_keeps_failing_is_turned_off_with_a_notice(settings: Any) ->
         assert hook.disabled_at is not None
         assert hook.last_error == "HTTP 503"
         # Turned off: a new event is not even owed.
-        services.game_create(creator=bob, players=2, invite=[alice.username])
+        services.game_create(
+            title="colorado-county", creator=bob, players=2, invite=[alice.username]
+        )
         assert len(receiver.received) == tries
     client = Client()
     client.force_login(alice)

@@ -5,6 +5,7 @@ as buttons that post the move (the template wraps the SVG in the move form)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -15,7 +16,11 @@ from django.utils.translation import gettext as _
 from .engine.data import DATA
 from .log_words import city_name, seat_name
 
-WIDTH, HEIGHT = 1140, 440
+WIDTH, HEIGHT = 1900, 580
+NODE_R = 9  # a town's circle; every pawn on it is drawn inside it
+PAWN_R = 5.5
+LABEL_SIZE = 12  # px at the default zoom (1 map unit = 1 CSS pixel)
+CHAR_W = 0.64 * LABEL_SIZE  # a generous width per letter, for placing labels apart
 #: Seat colour names (components.json) as fills, with a readable number colour.
 COLOURS: dict[str, tuple[str, str]] = {
     "red": ("#c0392b", "#ffffff"),
@@ -94,11 +99,12 @@ def _shape(seat: int, cx: float, cy: float, r: float, fill: str) -> str:
     return f'<polygon points="{path}" {common}/>'
 
 
-def pawn_svg(seat: int, cx: float, cy: float, r: float, label: str = "") -> str:
+def pawn_svg(seat: int, cx: float, cy: float, r: float, label: str = "", city: str = "") -> str:
     fill, ink = colour_of(seat)
     title = f"<title>{escape(label)}</title>" if label else ""
+    where = f' data-city="{escape(city)}" data-cx="{cx:.1f}" data-cy="{cy:.1f}"' if city else ""
     return (
-        f'<g class="pawn p{seat}" data-seat="{seat}">{title}{_shape(seat, cx, cy, r, fill)}'
+        f'<g class="pawn p{seat}" data-seat="{seat}"{where}>{title}{_shape(seat, cx, cy, r, fill)}'
         f'<text x="{cx:.1f}" y="{cy + r * 0.45:.1f}" text-anchor="middle" '
         f'font-size="{r * 1.3:.1f}" '
         f'font-weight="700" fill="{ink}">{seat + 1}</text></g>'
@@ -166,17 +172,94 @@ def _city(cid: str, legal: bool) -> str:
     label = f"{c.name}: {words}" if words else c.name
     cls = "city " + ("west" if c.west else "east") + (" dest" if legal else "")
     out = [f'<g class="{cls}" data-city="{escape(cid)}"><title>{escape(label)}</title>']
-    out.append(f'<circle class="node" cx="{c.x}" cy="{c.y}" r="7"/>')
+    out.append(f'<circle class="node" cx="{c.x}" cy="{c.y}" r="{NODE_R}"/>')
     for i, (glyph, _w) in enumerate(marks):
-        x = c.x - (len(marks) - 1) * 6 + i * 12
+        sx = c.x - (len(marks) - 1) * 6 + i * 12
         out.append(
-            f'<text class="sym" x="{x}" y="{c.y - 11}" text-anchor="middle">{escape(glyph)}</text>'
+            f'<text class="sym" x="{sx}" y="{c.y - 12}" text-anchor="middle">{escape(glyph)}</text>'
         )
+    lx, ly, anchor = LABELS[cid]
     out.append(
-        f'<text class="name" x="{c.x}" y="{c.y + 19}" text-anchor="middle">{escape(c.name)}</text>'
+        f'<text class="name" x="{lx:.0f}" y="{ly:.0f}" text-anchor="{anchor}">'
+        f"{escape(c.name)}</text>"
     )
     out.append("</g>")
     return "".join(out)
+
+
+Box = tuple[float, float, float, float]  # left, top, right, bottom
+
+
+def _label_spots(cid: str) -> list[tuple[float, float, str]]:
+    """Where a town's name may go, in order of preference: below, right, left, above
+    (over its symbols), then the corners; (x, baseline y, text-anchor)."""
+    c = DATA.cities[cid]
+    up = 26 if any(_has(c, f) for f, _g, _w in symbols()) else 14
+    r = NODE_R + 3
+    return [
+        (c.x, c.y + r + LABEL_SIZE - 1, "middle"),
+        (c.x + r, c.y + LABEL_SIZE / 2 - 1, "start"),
+        (c.x - r, c.y + LABEL_SIZE / 2 - 1, "end"),
+        (c.x, c.y - up, "middle"),
+        (c.x + r - 4, c.y + r + LABEL_SIZE - 1, "start"),
+        (c.x - r + 4, c.y + r + LABEL_SIZE - 1, "end"),
+        (c.x + r - 2, c.y - up, "start"),
+        (c.x - r + 2, c.y - up, "end"),
+        (c.x, c.y + r + 2 * LABEL_SIZE, "middle"),
+    ]
+
+
+def _label_box(name: str, x: float, y: float, anchor: str) -> Box:
+    w = CHAR_W * len(name)
+    left = {"middle": x - w / 2, "start": x, "end": x - w}[anchor]
+    return (left - 1, y - LABEL_SIZE + 1, left + w + 1, y + 4)
+
+
+def _overlap(a: Box, b: Box) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
+
+
+def _place_labels() -> dict[str, tuple[float, float, str]]:
+    """Each town's label, placed once: the first spot that overlaps no town's circle,
+    symbols or other label (the least overlapping one if none is free), crowded towns
+    first, the East before the West."""
+    towns = [c for c in DATA.city_order if not DATA.cities[c].camp]
+    obstacles: list[Box] = []
+    for cid in towns:
+        c = DATA.cities[cid]
+        n = sum(1 for f, _g, _w in symbols() if _has(c, f))
+        half = max(NODE_R, 6 * n)
+        obstacles.append((c.x - half - 1, c.y - NODE_R - 16, c.x + half + 1, c.y + NODE_R + 1))
+
+    def crowd(cid: str) -> int:
+        c = DATA.cities[cid]
+        return sum(
+            1
+            for o in towns
+            if abs(DATA.cities[o].x - c.x) < 70 and abs(DATA.cities[o].y - c.y) < 40
+        )
+
+    placed: dict[str, tuple[float, float, str]] = {}
+    for cid in sorted(towns, key=lambda t: (-crowd(t), DATA.cities[t].west, t)):
+        name = DATA.cities[cid].name
+        spots = _label_spots(cid)
+        best, best_cost = spots[0], float("inf")
+        for spot in spots:
+            box = _label_box(name, *spot)
+            inside = box[0] >= 0 and box[2] <= WIDTH and box[1] >= 0 and box[3] <= HEIGHT
+            cost = sum(_overlap(box, o) for o in obstacles) + (0 if inside else 1e6)
+            if cost < best_cost:
+                best, best_cost = spot, cost
+            if cost == 0:
+                break
+        placed[cid] = best
+        obstacles.append(_label_box(name, *best))
+    return placed
+
+
+LABELS = _place_labels()
 
 
 def _dest_button(cid: str) -> str:
@@ -201,7 +284,7 @@ def render_board(
     title = escape(_("Map of the West"))
     out = [
         f'<svg class="lc-map" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
-        f'role="group" aria-label="{title}">',
+        f'width="{WIDTH}" height="{HEIGHT}" role="group" aria-label="{title}"{_focus(view)}>',
         _zones(),
         _lines(),
         '<g class="cities">',
@@ -220,6 +303,18 @@ def render_board(
     return mark_safe("".join(out))  # noqa: S308 - every name and id is escaped above
 
 
+def _focus(view: Mapping[str, Any]) -> str:
+    """Where the map opens: the viewer's pawn, else the pawn whose turn it is."""
+    players = [p for p in view.get("players") or () if isinstance(p, Mapping)]
+    seat = view.get("seat", view.get("turn"))
+    mine = next((p for p in players if p.get("seat") == seat), None)
+    city = DATA.cities.get(str(mine.get("city"))) if mine else None
+    if city is None:
+        return ""
+    who = f' data-seat="{int(seat)}"' if isinstance(view.get("seat"), int) else ""
+    return f' data-focus-x="{city.x}" data-focus-y="{city.y}"{who}'
+
+
 def _pawns(view: Mapping[str, Any], names: Sequence[str]) -> str:
     by_city: dict[str, list[int]] = {}
     for p in view.get("players") or ():
@@ -229,12 +324,17 @@ def _pawns(view: Mapping[str, Any], names: Sequence[str]) -> str:
     for cid, seats in by_city.items():
         c = DATA.cities[cid]
         for i, seat in enumerate(seats):
-            dx = (i - (len(seats) - 1) / 2) * 15
+            # One pawn on the town's centre; several on a small ring inside its circle.
+            dx, dy = 0.0, 0.0
+            if len(seats) > 1:
+                angle = 2 * math.pi * i / len(seats) - math.pi / 2
+                ring = NODE_R * 0.45 if not DATA.cities[cid].camp else 3.0
+                dx, dy = ring * math.cos(angle), ring * math.sin(angle)
             label = _("%(who)s in %(city)s") % {
                 "who": seat_name(seat, names),
                 "city": city_name(cid),
             }
-            out.append(pawn_svg(seat, c.x + dx, c.y - 26 - (i % 2) * 6, 8, label))
+            out.append(pawn_svg(seat, c.x + dx, c.y + dy, PAWN_R, label, cid))
     out.append("</g>")
     return "".join(out)
 

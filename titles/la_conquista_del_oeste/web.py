@@ -28,6 +28,7 @@ class LaConquistaWeb(WebTitle):
     side_template = "la_conquista_del_oeste/_side.html"
     home_template = "la_conquista_del_oeste/_home.html"
     how_to_play_template = "la_conquista_del_oeste/how_to_play.html"
+    scripts = ("la_conquista_del_oeste/map.js",)
     styles = ("la_conquista_del_oeste/board.css",)
 
     def form_note(self) -> str:

@@ -34,7 +34,9 @@ Optional title hooks besides ``determinise``, used when the title declares them
 ``playout_estimate(start, state)`` an estimated final result (one number per seat, like
 ``result``) where a playout begun at ``start`` may stop at ``state``, else None
 (a title may stop at the end of a round and score the board as it stands for the
-rounds still to come).
+rounds still to come);
+``search_budget(state, seat)`` the share of the per-move budget (seconds and iteration
+cap alike) this decision spends, for a title whose turn is several decisions.
 
 Budget: ``seconds`` per move (default ``DEFAULT_SECONDS``) and/or ``iterations``; with
 only an iteration cap there is no clock in the decision, so the same ``rng`` always gives
@@ -57,7 +59,14 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from .. import Rules, determinising, playout_estimate, playout_policy, search_actions
+from .. import (
+    Rules,
+    determinising,
+    playout_estimate,
+    playout_policy,
+    search_actions,
+    search_budget,
+)
 
 Action = dict[str, Any]
 
@@ -227,8 +236,12 @@ class SearchBot:
         roots = [Node() for _ in range(n)]
         if prior_key is not None:
             roots[seat].child(prior_key).bonus = self.prior_visits
-        deadline = None if self.seconds is None else started + self.seconds
-        cap = self.iterations
+        share = 1.0
+        budget_hook = search_budget(rules)
+        if budget_hook is not None:
+            share = min(1.0, max(0.05, float(budget_hook(state, seat))))
+        deadline = None if self.seconds is None else started + self.seconds * share
+        cap = None if self.iterations is None else max(1, math.ceil(self.iterations * share))
         root = roots[seat]
         by_key = {(seat, action_key(a)): a for a in candidates}
         done = 0

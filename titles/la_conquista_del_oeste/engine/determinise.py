@@ -18,27 +18,14 @@ only makes the determinisations a little less informed, never better informed.
 The hidden fields are read or written only in ``_redeal_cards`` (hands, the Opportunity
 deck, the cards of offers), ``determinise`` (Incident deck, rng).
 
-``search_actions``: the legal actions without making trade offers (``apply`` takes any
-offer; the search does not invent them). ``playout_action``: the greedy bot's move, or a
-random non-trade move one time in ``PLAYOUT_RANDOM``.
+The search's other hooks (the moves it weighs, its playouts) are in ``search_hooks``.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from games.engine import Generator
 
-from . import actions, views
-from .greedy_bot import GreedyBot
 from .state import State
-
-Action = dict[str, Any]
-
-PLAYOUT_EPSILON = 0.1
-"""Share of playout moves drawn uniformly (the rest are the greedy bot's)."""
-_GREEDY = GreedyBot()
-_TRADE = frozenset({"offer", "accept", "refuse", "withdraw"})
 
 
 def determinise(s: State, seat: int, rng: Generator) -> State:
@@ -76,19 +63,3 @@ def _redeal_cards(s: State, t: State, seat: int, rng: Generator) -> None:
         cards = sorted(hand[: len(o["give"]["cards"])])
         offers.append({**o, "give": {**o["give"], "cards": cards}})
     t.offers = offers
-
-
-def search_actions(s: State, seat: int) -> list[Action]:
-    legal = actions.legal_actions(s, seat)
-    moves = [a for a in legal if a["type"] != "offer"]
-    return moves or legal
-
-
-def playout_action(s: State, seat: int, rng: Generator) -> Action:
-    legal = actions.legal_actions(s, seat)
-    if rng.random() < PLAYOUT_EPSILON:
-        moves = [a for a in legal if a["type"] not in _TRADE] or legal
-        return moves[rng.randrange(len(moves))]
-    # The search passes its seeded random.Random; the greedy bot is typed for that.
-    action: Action = _GREEDY.choose(None, views.view(s, seat), legal, rng)  # type: ignore[arg-type]
-    return action

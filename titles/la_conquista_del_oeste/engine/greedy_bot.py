@@ -1,38 +1,21 @@
-"""The ``greedy`` bot: equips cheaply (in the East where it is cheaper), takes a shortest
-safe path west (avoiding Judge Roy Bean without Lily Langtry, and sheriffs, cardsharps and
-incident spaces when the path is as short), works or plays poker when short of money. It
-sees only its own seat's view and the public data."""
+"""The ``greedy`` bot: equips cheaply (in the East where it is cheaper), buying only what
+it lacks and never selling; travels by expected rolls (``routes``): to a shop on its way
+west for a missing item, to work when it cannot pay for one, then to the Pacific (through
+its family's city), avoiding Judge Roy Bean without Lily Langtry and weighing sheriffs,
+cardsharps and incident spaces; works or plays poker when short of money. It sees only its
+own seat's view and the public data."""
 
 from __future__ import annotations
 
 import random
-from collections import deque
 from typing import Any
 
-from .data import ARRIVALS, CITIES, DATA, ITEMS, NB
+from . import routes
+from .data import CITIES, DATA, ITEMS
 
 Action = dict[str, Any]
 RESERVE = 300
 TRADE = frozenset({"offer", "accept", "refuse", "withdraw"})
-
-
-def _dist(targets: list[str], allowed: set[str]) -> dict[str, int]:
-    dist = {t: 0 for t in targets if t in allowed}
-    queue = deque(dist)
-    while queue:
-        a = queue.popleft()
-        for b in NB[a]:
-            if b in allowed and b not in dist:
-                dist[b] = dist[a] + 1
-                queue.append(b)
-    return dist
-
-
-def _hazard(city: str, lily: bool) -> int:
-    c = CITIES[city]
-    if c.roy_bean and not lily:
-        return 100
-    return 2 * c.sheriff + 2 * c.cardsharp + c.incident
 
 
 class GreedyBot:
@@ -86,37 +69,12 @@ class GreedyBot:
         if "rail" in by_type and not missing and at_norfolk and money - DATA.rail_fare >= RESERVE:
             return by_type["rail"][0]
         if "move" in by_type:
-            target = self._targets(me, missing, lily)
-            allowed = {
-                c
-                for c in CITIES
-                if (not CITIES[c].west or not missing or me["family"])
-                and (lily or not CITIES[c].roy_bean)
-            }
-            dist = _dist(target, allowed)
-            return min(
-                by_type["move"],
-                key=lambda a: (dist.get(a["to"], 999), _hazard(a["to"], lily), a["to"]),
-            )
+            leg = routes.plan(me["city"], me["outfit"], money, me["family"], lily)
+            best = leg.ranked([str(a["to"]) for a in by_type["move"]])[0]
+            return next(a for a in by_type["move"] if a["to"] == best)
         if "roll" in by_type:
             return by_type["roll"][0]
         return by_type.get("end_turn", turn)[0]
-
-    def _targets(self, me: dict[str, Any], missing: list[str], lily: bool) -> list[str]:
-        if missing:
-            east = not CITIES[me["city"]].west and not me["family"]
-            shops = [
-                c
-                for c, city in CITIES.items()
-                if any(i in city.shops for i in missing) and (city.west != east or not east)
-            ]
-            cheapest = min(DATA.prices[i]["west" if not east else "east"][0] for i in missing)
-            if me["money"] < cheapest:
-                shops = [c for c, city in CITIES.items() if city.work and c != me["city"]]
-            return shops
-        if me["family"]:
-            return [me["family"]]
-        return list(ARRIVALS)
 
 
 def _is_lily(card: str) -> bool:

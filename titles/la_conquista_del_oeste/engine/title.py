@@ -16,7 +16,7 @@ from games.engine import (
     normalise_options,
 )
 
-from . import actions, determinise, persist, views
+from . import actions, determinise, persist, search_hooks, views
 from . import rules as R
 from .data import DATA
 from .greedy_bot import GreedyBot
@@ -53,11 +53,13 @@ DECLARATION = Declaration(
     # no game outlasts the round limit.
     length=Length(
         unit="rounds",
-        typical={2: (17, 44), 3: (17, 34), 4: (17, 30), 5: (16, 27), 6: (16, 24)},
+        typical={2: (16, 34), 3: (16, 27), 4: (15, 23), 5: (15, 22), 6: (15, 21)},
         most=dict.fromkeys(SEATS, 80),
     ),
     bot_levels=MappingProxyType({"easy": "random", "medium": "greedy", "hard": "search"}),
-    hooks=frozenset({"determinise", "search_actions", "playout_action"}),
+    hooks=frozenset(
+        {"determinise", "search_actions", "playout_action", "playout_estimate", "search_budget"}
+    ),
 )
 
 
@@ -135,10 +137,16 @@ class LaConquistaDelOesteRules:
         return determinise.determinise(_state(state), seat, rng)
 
     def search_actions(self, state: Any, seat: int) -> list[dict[str, Any]]:
-        return determinise.search_actions(_state(state), seat)
+        return search_hooks.search_actions(_state(state), seat)
 
     def playout_action(self, state: Any, seat: int, rng: Generator) -> dict[str, Any]:
-        return determinise.playout_action(_state(state), seat, rng)
+        return search_hooks.playout_action(_state(state), seat, rng)
+
+    def search_budget(self, state: Any, seat: int) -> float:
+        return search_hooks.search_budget(_state(state), seat)
+
+    def playout_estimate(self, start: Any, state: Any) -> list[float] | None:
+        return search_hooks.playout_estimate(_state(start), _state(state))
 
     def dump(self, state: Any) -> dict[str, Any]:
         return persist.dump(_state(state))

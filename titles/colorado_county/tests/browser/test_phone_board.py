@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from tests.browser.driver import act_version, sign_in, wait_js
+from titles.colorado_county.tests.browser.test_table_screens import save
 from titles.colorado_county.tests.web.tables import human_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres]
@@ -71,6 +72,7 @@ def test_the_board_fits_a_phone_then_zooms_to_a_finger_and_a_tap_plays(
     assert page.evaluate(FITS)
     assert page.evaluate(SIDEWAYS) <= 0
     assert page.evaluate(CELL, "#board [data-cell]") < 40
+    save(page, "phone-board-fitted", full=False)
     # The move's controls and the board are on screen together (the board stays on top).
     page.locator("#act-panel").scroll_into_view_if_needed()
     box = page.locator("#board").bounding_box()
@@ -84,6 +86,7 @@ def test_the_board_fits_a_phone_then_zooms_to_a_finger_and_a_tap_plays(
     wait_js(page, "window.BoardZoom.zoom() > 1")
     assert page.evaluate(CELL, "#board [data-cell]") >= 40
     assert act_version(page) == version
+    save(page, "phone-board-zoomed", full=False)
     assert page.evaluate(SIDEWAYS) <= 0, "zoomed, the board pans inside its frame"
     # The button shows the whole board again; a pinch zooms in.
     page.click(".zoom-bar [data-zoom=fit]")

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from tests.browser.driver import act_version, page_stays, sign_in, wait_for_change, wait_js
+from tests.play import mover as first_to_act
 from titles.colorado_county.tests.web.tables import can_sell, human_table, move, play_until, seat_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres]
@@ -31,11 +32,6 @@ def open_table(new_page: Callable[..., Any], base: str, user: Any, game: Any, **
     return page
 
 
-def first_mover(game: Any, users: list[Any]) -> Any:
-    game.refresh_from_db()
-    return next(u for u in users if seat_of(game, u) in game.to_act)
-
-
 def test_a_double_click_on_a_lit_cell_sends_one_move_and_shows_no_error(
     asgi_server: str, new_page: Callable[..., Any], player: Callable[[str], Any]
 ) -> None:
@@ -43,7 +39,7 @@ def test_a_double_click_on_a_lit_cell_sends_one_move_and_shows_no_error(
 
     users = [player("alice"), player("bob")]
     game = human_table(users)
-    mover = first_mover(game, users)
+    mover, _doc = first_to_act(game, *users)
     page = open_table(new_page, asgi_server, mover, game)
     page.wait_for_selector(".live-status.on")
     before = act_version(page)
@@ -61,7 +57,7 @@ def test_the_board_is_one_tab_stop_the_arrows_move_and_focus_stays_after_a_move(
 ) -> None:
     users = [player("alice"), player("bob")]
     game = human_table(users)
-    mover = first_mover(game, users)
+    mover, _doc = first_to_act(game, *users)
     page = open_table(new_page, asgi_server, mover, game)
     assert page.locator("#board .cell.target").count() > 20
     assert page.locator('#board [tabindex="0"]').count() == 1
@@ -91,7 +87,7 @@ def test_on_a_phone_zoomed_cells_are_big_enough_to_tap_and_the_button_stays_by_t
 ) -> None:
     users = [player("alice"), player("bob")]
     game = human_table(users)
-    mover = first_mover(game, users)
+    mover, _doc = first_to_act(game, *users)
     page = open_table(new_page, asgi_server, mover, game, size=PHONE)
     # The board opens fitted to the screen (test_phone_board.py); zoomed in, a cell is a
     # finger wide.

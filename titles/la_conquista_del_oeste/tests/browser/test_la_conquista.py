@@ -26,7 +26,7 @@ def _play_one(page: Any) -> bool:
     ):
         return False
     before = act_version(page)
-    targets = page.locator("#board button:visible")
+    targets = page.locator("#board .dest-button:visible")
     buttons = page.locator("#act-panel form button[type=submit]:visible")
     if targets.count():
         targets.first.focus()

@@ -64,7 +64,11 @@ def test_the_six_player_map_is_well_formed_with_every_city_and_six_pawns() -> No
         svg
     )
     ns = "{http://www.w3.org/2000/svg}"
-    cities = [str(g.get("data-city")) for g in root.iter(f"{ns}g") if g.get("data-city")]
+    cities = [
+        str(g.get("data-city"))
+        for g in root.iter(f"{ns}g")
+        if (g.get("class") or "").startswith("city ")
+    ]
     assert sorted(cities) == sorted(DATA.cities)
     pawns = {
         g.get("data-seat")
@@ -96,8 +100,8 @@ def test_legal_destinations_are_lit_and_are_buttons_that_post_the_move() -> None
     )
     for cid in dests:
         assert (
-            f'class="city {"west" if DATA.cities[cid].west else "east"} dest" data-city="{cid}"'
-            in svg
+            f'class="city {"camp " if DATA.cities[cid].camp else ""}'
+            f'{"west" if DATA.cities[cid].west else "east"} dest" data-city="{cid}"' in svg
         )
         assert f'name="to" value="{cid}" tabindex="0" role="button"' in svg
     assert svg.count('class="dest-button"') == len(dests)

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0012_game_note'),
+        ('games', '0013_game_min_finish_rate'),
     ]
 
     operations = [

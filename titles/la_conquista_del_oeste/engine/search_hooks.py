@@ -1,0 +1,130 @@
+"""The search bot's other hooks for La Conquista del Oeste (``games.engine.bots.search``):
+which moves it weighs, how its playouts play, and where they stop.
+
+``search_actions``: the sensible legal actions only. No trade offers (``apply`` takes any
+offer; the search does not invent them), no sale (an outfit card sells at half its price:
+selling what one needs, or what one just bought, only loses money), no purchase of an item
+already held, no accepted offer but for a missing item, the smallest poker bet, and only
+the destinations that bring the pawn closer to the end of its leg (``routes.plan``: a
+shop on its way west, work, its family, the Pacific), at most ``MOVES_KEPT`` of them, or
+the best one if none does. So the search never sells at a loss, never buys back, and never
+travels away from the Pacific without one of those reasons.
+
+``playout_action``: the greedy bot's move, or one time in ``1 / PLAYOUT_EPSILON`` a
+uniformly drawn sensible move.
+
+``search_budget``: the share of the per-move budget a decision spends (``BUDGET``).
+
+``playout_estimate``: a playout stops ``HORIZON`` rounds after it began and every seat is
+scored by the rolls it still needs to win (``remaining``): its leg's expected rolls, one
+per further missing item, the turns of work its purchases still need, the turns it must
+miss or may spend in prison.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine import Generator
+
+from . import actions, routes, views
+from .data import CITIES, DATA
+from .greedy_bot import GreedyBot
+from .rules import has_lily
+from .state import Player, State
+
+Action = dict[str, Any]
+
+PLAYOUT_EPSILON = 0.1
+MOVES_KEPT = 3
+HORIZON = 1
+PRISON_TURNS = 6.0  # a double in one roll of six
+#: Share of the per-move budget for one decision, by phase: a turn is a few town
+#: decisions (buy, work, poker, ...), the move and perhaps an action after it, so that a
+#: whole turn costs about one move's budget (``search_budget``).
+BUDGET = {"town": 0.4, "move": 0.4, "after": 0.2}
+_GREEDY = GreedyBot()
+_TRADE = frozenset({"offer", "accept", "refuse", "withdraw"})
+
+
+def _leg(p: Player) -> routes.Plan:
+    return routes.plan(p.pos, p.outfit, p.money, p.family, has_lily(p))
+
+
+def search_actions(s: State, seat: int) -> list[Action]:
+    legal = actions.legal_actions(s, seat)
+    p = s.players[seat]
+    missing = set(routes.missing_items(p.outfit))
+    moves = [a for a in legal if a["type"] == "move"]
+    kept_moves: set[str] = set()
+    if moves:
+        leg = _leg(p)
+        ranked = leg.ranked([str(a["to"]) for a in moves])
+        here = leg.cost(p.pos)
+        closer = [c for c in ranked if leg.cost(c) < here][:MOVES_KEPT]
+        kept_moves = set(closer or ranked[:1])
+    bets = [int(a["bet"]) for a in legal if a["type"] == "poker"]
+    out: list[Action] = []
+    for a in legal:
+        kind = a["type"]
+        if kind in ("offer", "sell"):
+            continue
+        if kind == "buy" and a["item"] not in missing:
+            continue
+        if kind == "move" and a["to"] not in kept_moves:
+            continue
+        if kind == "poker" and a["bet"] != min(bets):
+            continue
+        if kind == "accept" and not _fair(s, seat, a["offer"], missing):
+            continue
+        out.append(a)
+    return out or legal
+
+
+def _fair(s: State, seat: int, offer: int, missing: set[str]) -> bool:
+    """An offer worth accepting: a missing item for no more than the West price, nothing
+    asked of the seat but money."""
+    o = next((x for x in s.offers if x["id"] == offer), None)
+    if o is None or o["take"]["items"]:
+        return False
+    got = [i for i in o["give"]["items"] if i in missing]
+    return bool(got) and o["take"]["money"] <= DATA.prices[got[0]]["west"][0]
+
+
+def playout_action(s: State, seat: int, rng: Generator) -> Action:
+    if rng.random() < PLAYOUT_EPSILON:
+        moves = [a for a in search_actions(s, seat) if a["type"] not in _TRADE]
+        if moves:
+            return moves[rng.randrange(len(moves))]
+    legal = actions.legal_actions(s, seat)
+    # The search passes its seeded random.Random; the greedy bot is typed for that.
+    action: Action = _GREEDY.choose(None, views.view(s, seat), legal, rng)  # type: ignore[arg-type]
+    return action
+
+
+def remaining(p: Player) -> float:
+    """The rolls (turns) a player still needs to win, estimated from its position,
+    outfit, money, family, prison and missed turns."""
+    leg = _leg(p)
+    turns = float(p.skip) + leg.table.get(p.pos, routes.UNREACHABLE)
+    missing = routes.missing_items(p.outfit)
+    if missing:
+        zone = "west" if CITIES[p.pos].west or p.family else "east"
+        turns += len(missing) - 1
+        need = sum(DATA.prices[i][zone][0] for i in missing)
+        turns += max(0, need - p.money) / DATA.work_pay
+    if p.jail:
+        turns += PRISON_TURNS
+    return turns
+
+
+def search_budget(s: State, seat: int) -> float:
+    if s.poker_wait or seat != s.seat:
+        return 0.2
+    return BUDGET.get(s.phase, 0.2)
+
+
+def playout_estimate(start: State, s: State) -> list[float] | None:
+    if s.phase == "over" or s.round < start.round + HORIZON:
+        return None
+    return [100.0 - remaining(p) for p in s.players]
