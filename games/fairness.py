@@ -6,7 +6,9 @@ the start. When the game ends the export publishes the seed, so anyone can check
 1. ``sha256(seed) == seed_hash`` (the seed is the one committed to at the start),
 2. every move in the log was legal when it was made (replayed with the rules engine from
    that seed, so every shuffle and draw is the seeded one), and
-3. the replay ends the game with exactly the published result.
+3. the replay ends the game with exactly the published result, and
+4. every sealed move (``sealed``: its salt, payload and commitment) matches the commitment
+   every other seat received when it was made, before its reveal (``games.commitments``).
 
 ``verify_export`` is pure (no database) and never raises for bad input: a malformed export
 gets a failed verdict saying what is wrong. It is shared by ``manage.py verify_game`` and the
@@ -22,6 +24,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from games.commitments import SealedCheck, check_sealed
 from games.engine import final_ranks, get_rules
 from games.engine.replay import MoveRefused, replay
 
@@ -40,6 +43,7 @@ class Verdict:
     checks: list[Check] = field(default_factory=list)
     moves_replayed: int = 0
     scores: list[int] | None = None
+    sealed: list[SealedCheck] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -62,6 +66,7 @@ class Verdict:
             "moves_replayed": self.moves_replayed,
             "scores": self.scores,
             "checks": [{"name": c.name, "ok": c.ok, "detail": c.detail} for c in self.checks],
+            "sealed": [vars(row) for row in self.sealed],
         }
 
     def _pass(self, name: str, detail: str) -> None:
@@ -186,4 +191,28 @@ def verify_export(data: Any) -> Verdict:
         "result",
         _("the replay ends with the published scores %(scores)s.") % {"scores": scores},
     )
+    if "sealed" in data:  # exports from before the commitments have none
+        _check_sealed(verdict, data["sealed"], moves, engine.sealed_steps)
     return verdict
+
+
+def _check_sealed(
+    verdict: Verdict, entries: Any, moves: list[Any], sealed_steps: Mapping[str, str]
+) -> None:
+    verdict.sealed = check_sealed(entries, moves, sealed_steps)
+    failed = [row for row in verdict.sealed if not row.ok]
+    if failed:
+        verdict._fail(
+            "sealed",
+            _("the sealed move at move %(n)s of seat %(seat)s fails: %(detail)s")
+            % {"n": failed[0].version, "seat": failed[0].seat, "detail": failed[0].detail},
+        )
+        return
+    verdict._pass(
+        "sealed",
+        _(
+            "all %(n)s sealed moves match the commitments shown to the other seats when "
+            "they were made."
+        )
+        % {"n": len(verdict.sealed)},
+    )

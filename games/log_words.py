@@ -13,6 +13,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from games.commitments import COMMITMENT_EVENT
 from games.titles import WebTitle
 
 
@@ -33,6 +34,8 @@ def describe(
         return None
     if kind == "seat_handed_to_bot":
         return _handover(entry, names, me)
+    if kind == COMMITMENT_EVENT:
+        return _commitment(entry, names, me)
     return title.describe(entry, names, me)
 
 
@@ -51,3 +54,15 @@ def _handover(event: Mapping[str, Any], names: Sequence[str], me: int | None) ->
     if me is not None and event.get("seat") == me:
         return _("You resigned: the bot plays your seat to the end.")
     return _("%(who)s resigned; the bot plays their seat to the end.") % {"who": who_}
+
+
+def _commitment(event: Mapping[str, Any], names: Sequence[str], me: int | None) -> str:
+    """A sealed move's commitment: the hash's first 16 characters (the whole hash is in
+    the entry, and the verify page shows it with its salt once the game is over)."""
+    short = str(event.get("commitment", ""))[:16]
+    if me is not None and event.get("seat") == me:
+        return _("You sealed your move; its commitment is %(hash)s…") % {"hash": short}
+    return _("%(who)s sealed a move; its commitment is %(hash)s…") % {
+        "who": who(names, event.get("seat")),
+        "hash": short,
+    }

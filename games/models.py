@@ -239,6 +239,37 @@ class Move(models.Model):
         return f"move {self.version} of game {self.game_id}"
 
 
+class SealedMove(models.Model):
+    """A sealed action (``Rules.sealed_steps``) with its salted commitment
+    (``games.commitments``), written with its move. Other seats see only the commitment
+    until the game is over; the export then publishes the salt and the payload, and the
+    fairness check proves each revealed move matches what was committed before the
+    reveal. ``replaced_*``: a later sealed action of the same seat at the same step took
+    its place before the reveal; ``revealed_*``: the move whose events revealed it."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="sealed_moves")
+    version = models.PositiveIntegerField()  # the move's
+    seat = models.PositiveSmallIntegerField()
+    step = models.CharField(max_length=40)  # the action type
+    payload = models.JSONField()
+    salt = models.CharField(max_length=32)
+    commitment = models.CharField(max_length=64)
+    committed_at = models.DateTimeField()
+    replaced_version = models.PositiveIntegerField(null=True, blank=True)
+    replaced_at = models.DateTimeField(null=True, blank=True)
+    revealed_version = models.PositiveIntegerField(null=True, blank=True)
+    revealed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "version"], name="sealedmove_unique_move")
+        ]
+
+    def __str__(self) -> str:
+        return f"sealed {self.step} of seat {self.seat} at move {self.version} of {self.game_id}"
+
+
 class Invitation(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
     user = models.ForeignKey(

@@ -33,6 +33,7 @@ from games.errors import (
     kept,
 )
 from games.models import Game, Move, Seat
+from games.sealing import Pending, seal
 from games.services import after_change, check_id, locked
 from games.signals import game_advanced, game_finished
 from games.snapshots import engine_for, load_state
@@ -309,6 +310,7 @@ def actions_submit(*, game_id: int, requests: Sequence[MoveRequest]) -> tuple[Ga
         fields: dict[str, None] = {}
         # (seat, client id) → the version it made: before this batch, then in it.
         made = _client_ids_used(game, requests) if len(requests) > 1 else {}
+        sealed = Pending()
         with rows.collecting():
             for index, request in enumerate(requests):
                 if index:
@@ -327,7 +329,9 @@ def actions_submit(*, game_id: int, requests: Sequence[MoveRequest]) -> tuple[Ga
                 except GameError as exc:
                     outcomes.append(kept(exc))
                     continue
-                move, changed = _record(game, seats or [], row, request, state, new_state, events)
+                move, changed = _record(
+                    game, seats or [], row, request, (state, new_state), events, sealed
+                )
                 fields.update(dict.fromkeys(changed))
                 moves.append(move)
                 outcomes.append((move.version, False))
@@ -337,6 +341,8 @@ def actions_submit(*, game_id: int, requests: Sequence[MoveRequest]) -> tuple[Ga
             if moves:
                 game.state = engine_for(game).dump(state)
                 rows.update(game, ["state", *fields])
+        if sealed:  # earlier sealed rows replaced or revealed, once this batch's are in
+            sealed.write(game)
         if moves and game.status == Game.Status.FINISHED:
             game_finished.send(sender=Game, game=game)
         if moves:
@@ -350,15 +356,17 @@ def _record(
     seats: list[Seat],
     row: Seat,
     request: MoveRequest,
-    state: Any,
-    new_state: Any,
+    states: tuple[Any, Any],
     events: list[Any],
+    sealed: Pending,
 ) -> tuple[Move, list[str]]:
-    """An accepted move, in memory and in the collected writes: its ``Move`` row, the seats
-    whose decisions it changed, the result if it ends the game; ``game_advanced`` is sent.
+    """An accepted move, in memory and in the collected writes: its ``Move`` row (and its
+    ``SealedMove`` row if the action is sealed: ``games.sealing``), the seats whose
+    decisions it changed, the result if it ends the game; ``game_advanced`` is sent.
     The game's row is written at the batch's end: the fields this move changed are
     returned with the move."""
     engine = engine_for(game)
+    state, new_state = states
     changed = [
         s.pk
         for s in seats
@@ -369,6 +377,17 @@ def _record(
     new_version = game.version + 1
     previous_to_act = frozenset(game.to_act)
     now = timezone.now()
+    if engine.sealed_steps:
+        seal(
+            game=game,
+            sealed_steps=engine.sealed_steps,
+            seat=int(row.seat),  # type: ignore[arg-type]
+            action=request.action,
+            version=new_version,
+            at=now,
+            events=events,
+            pending=sealed,
+        )
     move = Move(
         game=game,
         version=new_version,

@@ -12,6 +12,7 @@ from games.engine import get_rules
 from games.engine.replay import replay
 from games.log_words import describe
 from games.models import Game, Move, Seat
+from games.sealing import export_rows
 from games.selectors import _iso, _visible, seats_prefetch
 from games.titles import web_title
 
@@ -29,10 +30,18 @@ def game_export(*, game: Game) -> dict[str, Any]:
         "seed": game.seed,
         "seed_hash": game.seed_hash,
         "moves": [
-            {"seat": m.seat, "action": m.action, "at": _iso(m.created_at), "actor": m.actor}
+            {
+                "version": m.version,
+                "seat": m.seat,
+                "action": m.action,
+                "at": _iso(m.created_at),
+                "actor": m.actor,
+            }
             for m in Move.objects.filter(game=game).order_by("version")
         ],
         "result": game.result,
+        # Each sealed move's salt and commitment (games.commitments), public now it is over.
+        "sealed": export_rows(game),
     }
 
 

@@ -74,7 +74,10 @@ def test_three_bids_made_together_answer_as_if_one_after_the_other(
     (message,) = [m for m in frames if m.get("type") == "game.frame"]
     assert (message["since"], message["version"]) == (1, 4)
     seat3 = json.loads(message["frames"]["3"])
-    assert [e["version"] for e in seat3["events"]] == [2, 3, 4]
+    # Each bid: its commitment (games.sealing), then the engine's public event.
+    assert [(e["version"], e["type"]) for e in seat3["events"]] == [
+        (v, kind) for v in (2, 3, 4) for kind in ("sealed_commitment", "bid_submitted")
+    ]
     assert seat3["my_seat"] == 3
     assert seat3["view"]["my_bid"] is None
     assert "cowboys" not in json.dumps(seat3["events"])  # the sealed bids stay sealed

@@ -1,7 +1,8 @@
 """``manage.py verify_game <export.json>``: check a finished game's fairness from its export.
 
 Reads the JSON of ``GET /api/games/{id}/export`` (a file, or ``-`` for standard input),
-replays it with the rules engine (``games.fairness.verify_export``) and prints the verdict.
+replays it with the rules engine (``games.fairness.verify_export``), checks each sealed
+move against its commitment, and prints the verdict.
 Exits with status 1 when the export does not verify.
 """
 
@@ -41,6 +42,12 @@ class Command(BaseCommand):
             for check in verdict.checks:
                 mark = "ok  " if check.ok else "FAIL"
                 self.stdout.write(f"{mark} {check.name}: {check.detail}")
+            for row in verdict.sealed:
+                mark = "ok  " if row.ok else "FAIL"
+                self.stdout.write(
+                    f"{mark} sealed move {row.version} (seat {row.seat}, {row.step}): "
+                    f"sha256({row.salt} + {row.payload}) = {row.commitment}: {row.detail}"
+                )
             style = self.style.SUCCESS if verdict.ok else self.style.ERROR
             self.stdout.write(style(verdict.summary))
         if not verdict.ok:
