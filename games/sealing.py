@@ -9,10 +9,9 @@ the same batch have no key before that): nothing for moves that neither reveal n
 replace.
 
 Replacement is the title's word: a sealed move replaces its seat's earlier one at the
-same step when one of its public events says ``"replaced": true`` for that seat
-(Colorado County's ``bid_submitted``). Every other sealed move stands beside the earlier
-ones (a seat may make several, as in Colorado 2023's action step), and all are revealed
-by the step's reveal event.
+same step when one of its public events says ``"replaced": true`` for that seat (a bid
+made again, say). Every other sealed move stands beside the earlier ones (a title may let
+a seat make several at one step), and all are revealed by the step's reveal event.
 """
 
 from __future__ import annotations

@@ -6,15 +6,15 @@ Enter), the rest by the action panel's buttons."""
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.browser.driver import act_version, is_over, sign_in, wait_for_change
+from tests.browser.driver import act_version, play_until_over, sign_in, wait_for_change
 from tests.browser.test_play import DESKTOP, shoot
+from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres]
 SHOTS = os.environ.get("SCREENSHOT_DIR")
@@ -63,30 +63,26 @@ def test_a_whole_game_of_colorado_in_the_browser(
     game = Game.objects.get(created_by__username="alice", title="colorado-2023")
     assert game.status == Game.Status.RUNNING
     made: set[str] = set()
-    moves, shot = 0, False
-    progressed_at, last = time.monotonic(), ""
-    while not is_over(page):
-        version = act_version(page)
-        if version != last:
-            last, progressed_at = version, time.monotonic()
+    shot = False
+
+    def play() -> bool:
+        nonlocal shot
         if not shot and "map" in made and page.locator("#board .co-hit").count():
             shoot(page, "colorado-2023")
             shot = True
-        try:
-            assert time.monotonic() - progressed_at < 60, "no progress for 60 s"
-            how = _play_one(page)
-            if how:
-                made.add(how)
-            else:
-                page.wait_for_timeout(250)
-        except Exception:
-            page.screenshot(path=str(tmp_path / "stuck.png"), full_page=True)
-            game.refresh_from_db()
-            raise AssertionError(
-                f"DB {game.status} v{game.version} to_act {game.to_act}; see {tmp_path}/stuck.png"
-            ) from None
-        moves += 1
-        assert moves < 3000, "the game did not end"
+        how = _play_one(page)
+        if how:
+            made.add(how)
+        return bool(how)
+
+    try:
+        play_until_over(page, play, max_moves=3000)
+    except AssertionError:
+        page.screenshot(path=str(tmp_path / "stuck.png"), full_page=True)
+        game.refresh_from_db()
+        raise AssertionError(
+            f"DB {game.status} v{game.version} to_act {game.to_act}; see {tmp_path}/stuck.png"
+        ) from None
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
     assert {"call", "map", "button"} <= made
@@ -108,18 +104,16 @@ def _advance(game_id: int, user: Any, moves_wanted: int) -> None:
 
     rules, greedy = get_rules("colorado-2023"), get_bot("colorado-2023", "greedy")
     rng = random.Random(7)  # noqa: S311
-    deadline = time.monotonic() + 60
-    made = 0
-    while made < moves_wanted:
-        assert time.monotonic() < deadline, "the bot did not move"
-        game = Game.objects.get(pk=game_id)
+    for _ in range(moves_wanted):
+
+        def my_turn() -> Game | None:
+            game = Game.objects.get(pk=game_id)
+            return game if game.seats.get(user=user).seat in game.to_act else None
+
+        game = wait_until(my_turn, timeout=60, message="the bot did not move")
         seat = game.seats.get(user=user).seat
-        if seat not in game.to_act:
-            time.sleep(0.1)
-            continue
         action = choose_action(greedy, rules, rules.load(game.state), seat, rng)
         moves.action_submit(game_id=game_id, user=user, action=action, version=game.version)
-        made += 1
 
 
 @pytest.mark.usefixtures("eager_tasks")
