@@ -36,6 +36,7 @@ Action = dict[str, Any]
 
 _LOCK = threading.Lock()
 _TITLES: dict[str, Rules] | None = None
+_BUILTIN_ORDER: list[str] = []  # the slugs of titles.TITLE_PACKAGES, in its order
 
 
 def _checked(rules: Rules) -> Rules:
@@ -56,6 +57,7 @@ def _builtin() -> dict[str, Rules]:
         if rules.slug in out:
             raise ValueError(f"Two titles use the slug {rules.slug!r}.")
         out[rules.slug] = rules
+    _BUILTIN_ORDER[:] = list(out)
     return out
 
 
@@ -75,8 +77,11 @@ def title_slugs() -> list[str]:
 
 def listed_title_slugs() -> list[str]:
     """The slugs in the order of the one list (``titles.TITLE_PACKAGES``: its first title is
-    the site's default), then the titles registered at run time."""
-    return list(_titles())
+    the site's default), then the titles registered at run time, by slug. A built-in title
+    registered again (a test's wrapper) keeps its place."""
+    titles = _titles()
+    place = {slug: i for i, slug in enumerate(_BUILTIN_ORDER)}
+    return sorted(titles, key=lambda slug: (place.get(slug, len(place)), slug))
 
 
 def get_rules(slug: str) -> Rules:

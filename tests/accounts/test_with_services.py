@@ -90,7 +90,7 @@ def test_verify_page_for_a_finished_game(client: Client) -> None:
     assert game.seed_hash in page
     data = client.get(f"/games/{game.pk}/verify/?format=json").json()
     assert data["ok"] is True
-    assert [c["name"] for c in data["checks"]] == ["seed", "moves", "result"]
+    assert [c["name"] for c in data["checks"]] == ["seed", "moves", "result", "sealed"]
     assert data["scores"] == game.result["scores"]
 
 

@@ -158,3 +158,20 @@ def test_register_refuses_a_hook_the_title_has_but_does_not_declare() -> None:
 
     with pytest.raises(ValueError, match="has a 'determinise' method but does not declare"):
         register(Searchable())
+
+
+def test_the_one_lists_order_holds_when_a_title_is_registered_again() -> None:
+    """The site's default title is the first of the one list; a test that wraps a built-in
+    title (unregister, register a proxy, put it back) must not move it to the end."""
+    from games.engine import get_rules, listed_title_slugs, register, unregister
+
+    before = listed_title_slugs()
+    first = before[0]
+    rules = get_rules(first)
+    unregister(first)
+    try:
+        register(rules)
+        assert listed_title_slugs() == before
+    finally:
+        if first not in listed_title_slugs():
+            register(rules)
