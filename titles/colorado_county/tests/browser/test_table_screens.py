@@ -62,7 +62,10 @@ def test_a_card_chosen_before_the_page_script_ran_lights_its_claims(
         seed=5,
     )
     card = card_with_choices(doc)
-    page = signed_page(new_page, asgi_server, alice, (1280, 800))
+    # The site's service worker would serve the script from its cache, out of the route's
+    # reach: this page goes without it, as a first visit does.
+    page = new_page(1280, 800, service_workers="block")
+    sign_in(page, asgi_server, alice.username, f"pw-{alice.username}-2026")
     held: list[Any] = []
     # The page's script waits until the card is chosen.
     page.route("**/js/game.js*", lambda route: held.append(route))
