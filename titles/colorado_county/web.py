@@ -111,6 +111,7 @@ class ColoradoCountyWeb(WebTitle):
         return {
             "strings": {
                 "confirm_sell": _("Sell your land on %(cell)s?"),
+                "confirm_flag": _("Place your flag on %(cell)s? It cannot be moved afterwards."),
                 "choose_flag": _("Choose one of the lit flags for this card."),
                 "choose_second": _("Now choose where the second star goes (lit cells)."),
                 "confirm_claim": _("Claim it"),
