@@ -27,7 +27,7 @@ def clock_stamp(seat: Seat) -> str:
 
 
 def chat_payload(message: PushMessage) -> dict[str, Any] | None:
-    """ "“@alice” wrote to you at Colorado County, table 12" (key ``chat:<message>:<device>``)."""
+    """ "“@alice” wrote to you at <title>, table 12" (key ``chat:<message>:<device>``)."""
     game = message.game
     if game is None:
         return None
@@ -45,7 +45,7 @@ def chat_payload(message: PushMessage) -> dict[str, Any] | None:
 
 
 def deadline_payload(message: PushMessage) -> dict[str, Any] | None:
-    """ "Colorado County, table 12: 2 h 5 min left to move" while the seat is still due in
+    """ "<title>, table 12: your move, 2 h 5 min left" while the seat is still due in
     the same clock run (key ``deadline:<seat>:<clock run>:<device>``)."""
     game = message.game
     if game is None or message.seat_id is None:
