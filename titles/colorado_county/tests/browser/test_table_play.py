@@ -32,16 +32,24 @@ def open_table(new_page: Callable[..., Any], base: str, user: Any, game: Any, **
     return page
 
 
+def _first_mover_live(
+    new_page: Callable[..., Any], base: str, player: Callable[[str], Any]
+) -> tuple[Any, Any, Any]:
+    """A table of alice and bob placing flags, the one to act and their page, live."""
+    users = [player("alice"), player("bob")]
+    game = human_table(users)
+    mover, _doc = first_to_act(game, *users)
+    page = open_table(new_page, base, mover, game)
+    page.wait_for_selector(".live-status.on")
+    return game, mover, page
+
+
 def test_a_double_click_on_a_lit_cell_sends_one_move_and_shows_no_error(
     asgi_server: str, new_page: Callable[..., Any], player: Callable[[str], Any]
 ) -> None:
     from games.models import Move
 
-    users = [player("alice"), player("bob")]
-    game = human_table(users)
-    mover, _doc = first_to_act(game, *users)
-    page = open_table(new_page, asgi_server, mover, game)
-    page.wait_for_selector(".live-status.on")
+    game, mover, page = _first_mover_live(new_page, asgi_server, player)
     before = act_version(page)
     page.once("dialog", lambda d: d.accept())  # the first click's "Place your flag …?"
     page.locator("#board .cell.target").first.dblclick()
@@ -308,11 +316,7 @@ def test_a_flag_asks_before_it_is_placed(
     """Issue 43, trial item 8: one click placed a flag for good, while a sale asks first."""
     from games.models import Move
 
-    users = [player("alice"), player("bob")]
-    game = human_table(users)
-    mover, _doc = first_to_act(game, *users)
-    page = open_table(new_page, asgi_server, mover, game)
-    page.wait_for_selector(".live-status.on")
+    game, _mover, page = _first_mover_live(new_page, asgi_server, player)
     cell = page.locator("#board .cell.target").first
     name = cell.get_attribute("data-cell")
     asked: list[str] = []

@@ -58,6 +58,18 @@ def _overlaps(names: list[dict[str, Any]]) -> list[tuple[str, str]]:
     return out
 
 
+def open_against_bots(page: Any, base: str, *, players: int) -> None:
+    """alice (signed in on ``page``) opens a table of ``players`` against greedy bots from
+    the lobby, and its map is drawn."""
+    sign_in(page, base, "alice", "pw-alice-2026")
+    page.goto(f"{base}/?title=la-conquista-del-oeste")
+    page.select_option("#id_players", str(players))
+    page.fill("#id_bots", str(players - 1))
+    page.select_option("#id_bot_kind", "greedy")
+    page.click("text=Open the table")
+    page.wait_for_selector("#board svg .pawns .pawn")
+
+
 def _check(page: Any) -> dict[str, Any]:
     g = page.evaluate(GEOMETRY)
     assert _overlaps(g["names"]) == []
@@ -78,13 +90,7 @@ def test_the_map_is_readable_on_desktop_and_phone(
 ) -> None:
     player("alice")
     page = new_page(*DESKTOP)
-    sign_in(page, asgi_server, "alice", "pw-alice-2026")
-    page.goto(f"{asgi_server}/?title=la-conquista-del-oeste")
-    page.select_option("#id_players", "4")
-    page.fill("#id_bots", "3")
-    page.select_option("#id_bot_kind", "greedy")
-    page.click("text=Open the table")
-    page.wait_for_selector("#board svg .pawns .pawn")
+    open_against_bots(page, asgi_server, players=4)
     url = page.url
     desktop = _check(page)
     if SHOTS is not None:
@@ -120,13 +126,7 @@ def test_on_a_phone_the_whole_map_fits_then_zooms_back_in(
     phone pictures of La Conquista are taken here (``SCREENSHOT_DIR``)."""
     player("alice")
     page = new_page(*PHONE, has_touch=True, is_mobile=True, device_scale_factor=2)
-    sign_in(page, asgi_server, "alice", "pw-alice-2026")
-    page.goto(f"{asgi_server}/?title=la-conquista-del-oeste")
-    page.select_option("#id_players", "3")
-    page.fill("#id_bots", "2")
-    page.select_option("#id_bot_kind", "greedy")
-    page.click("text=Open the table")
-    page.wait_for_selector("#board svg .pawns .pawn")
+    open_against_bots(page, asgi_server, players=3)
     opened = page.evaluate(WIDTHS)
     assert opened["page"] <= PHONE[0]
     assert opened["map"] > opened["wrap"], "opens readable, on my pawn: wider than the frame"
