@@ -99,10 +99,25 @@ def deadline_pushes_queue(*, now: datetime) -> int:
         .filter(~Q(Exists(pushed)))
         .select_related("user", "game")
     )
+    close = [
+        seat
+        for seat in seats
+        if seat.deadline is not None
+        and seat.deadline
+        <= now + timedelta(hours=min(int(seat.user.reminder_hours), REMINDER_HOURS_MAX))
+    ]
+    # Only the players with a device that chose "deadline" (the events are read here, as
+    # push.turn_pushers does: SQLite has no JSON containment lookup).
+    wanting = {
+        user_id
+        for user_id, events in PushSubscription.objects.filter(
+            user_id__in={s.user_id for s in close}
+        ).values_list("user_id", "events")
+        if "deadline" in (events or [])
+    }
     ids: list[int] = []
-    for seat in seats:
-        hours = min(int(seat.user.reminder_hours), REMINDER_HOURS_MAX)
-        if seat.deadline is None or seat.deadline > now + timedelta(hours=hours):
+    for seat in close:
+        if seat.user_id not in wanting:
             continue
         ids += push.messages_record(
             kind="deadline",
