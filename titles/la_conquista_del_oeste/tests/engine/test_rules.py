@@ -423,7 +423,8 @@ def test_lc_21_winning_on_an_arrival_point() -> None:
 
 def test_lc_21_no_win_while_the_family_waits_elsewhere() -> None:
     s = rigged(
-        scene(city="sacramento", outfit=FULL, family="reno"), lambda d: d[0] == 2 and sum(d) not in NO_OPP
+        scene(city="sacramento", outfit=FULL, family="reno"),
+        lambda d: d[0] == 2 and sum(d) not in NO_OPP,
     )
     s, _ = G.apply(s, 0, {"type": "roll"})
     s, _ = G.apply(s, 0, {"type": "move", "to": "san_francisco"})
