@@ -5,8 +5,9 @@ as buttons that post the move (the template wraps the SVG in the move form)."""
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from django.utils.html import escape
@@ -19,6 +20,8 @@ from .log_words import city_name, seat_name
 WIDTH, HEIGHT = 1900, 580
 NODE_R = 9  # a town's circle; every pawn on it is drawn inside it
 PAWN_R = 5.5
+LABEL_GAP = 14  # px at most between a name and its town's circle
+CAMP_R = 2.5  # a camp's dot: smaller and paler than a town, so towns stand out
 LABEL_SIZE = 12  # px at the default zoom (1 map unit = 1 CSS pixel)
 CHAR_W = 0.64 * LABEL_SIZE  # a generous width per letter, for placing labels apart
 #: Seat colour names (components.json) as fills, with a readable number colour.
@@ -55,6 +58,27 @@ def _has(city: Any, flag: str) -> bool:
     if flag == "shop":
         return bool(city.shops)
     return bool(getattr(city, flag))
+
+
+#: The flags ``symbols`` draws (its first column), for counting a town's marks cheaply.
+FLAGS = (
+    "bank",
+    "prison",
+    "work",
+    "poker",
+    "sheriff",
+    "cardsharp",
+    "shop",
+    "incident",
+    "arrival",
+    "indian_prison",
+    "roy_bean",
+)
+
+
+def _marks(city: Any) -> int:
+    """How many symbols a town shows above its circle."""
+    return sum(1 for flag in FLAGS if _has(city, flag))
 
 
 def colour_of(seat: int) -> tuple[str, str]:
@@ -122,10 +146,15 @@ def token_svg(seat: int, size: int = 18) -> SafeString:
     )
 
 
-def _zones() -> str:
+def _split() -> float:
+    """The x where the West's background ends and the East's begins."""
     west = max(c.x for c in DATA.cities.values() if c.west)
     east = min(c.x for c in DATA.cities.values() if not c.west)
-    split = (west + east) / 2
+    return (west + east) / 2
+
+
+def _zones() -> str:
+    split = _split()
     west_name, east_name = _("The West"), _("The East")
     return (
         f'<g class="zones"><rect class="zone west" x="0" y="0" width="{split:.0f}" '
@@ -159,7 +188,7 @@ def _camp(cid: str, legal: bool) -> str:
     cls = "city camp " + ("west" if c.west else "east") + (" dest" if legal else "")
     return (
         f'<g class="{cls}" data-city="{escape(cid)}"><title>{escape(city_name(cid))}</title>'
-        f'<circle class="node" cx="{c.x}" cy="{c.y}" r="3.5"/></g>'
+        f'<circle class="node" cx="{c.x}" cy="{c.y}" r="{CAMP_R}"/></g>'
     )
 
 
@@ -178,23 +207,41 @@ def _city(cid: str, legal: bool) -> str:
         out.append(
             f'<text class="sym" x="{sx}" y="{c.y - 12}" text-anchor="middle">{escape(glyph)}</text>'
         )
-    lx, ly, anchor = LABELS[cid]
-    out.append(
-        f'<text class="name" x="{lx:.0f}" y="{ly:.0f}" text-anchor="{anchor}">'
-        f"{escape(c.name)}</text>"
-    )
+    out.append("</g>")
+    return "".join(out)
+
+
+def _names() -> str:
+    """Every town's name, in a layer over the trails, camps and towns (under the pawns),
+    each with a halo of the background it lies on (board.css) as printed maps do, so a
+    name stays readable where it crosses a trail or a camp."""
+    out = ['<g class="names">']
+    split = _split()
+    for cid in DATA.city_order:
+        c = DATA.cities[cid]
+        if c.camp:
+            continue
+        lx, ly, anchor = LABELS[cid]
+        box = _label_box(c.name, lx, ly, anchor)
+        zone = "west" if (box[0] + box[2]) / 2 < split else "east"  # the colour under it
+        out.append(
+            f'<text class="name {zone}" data-city="{escape(cid)}" x="{lx:.0f}" y="{ly:.0f}" '
+            f'text-anchor="{anchor}">{escape(c.name)}</text>'
+        )
     out.append("</g>")
     return "".join(out)
 
 
 Box = tuple[float, float, float, float]  # left, top, right, bottom
+#: The corner where the last roll is drawn (``_roll``: its words and up to three dice).
+ROLL_BOX: Box = (0.0, 0.0, 130.0, 66.0)
 
 
 def _label_spots(cid: str) -> list[tuple[float, float, str]]:
     """Where a town's name may go, in order of preference: below, right, left, above
     (over its symbols), then the corners; (x, baseline y, text-anchor)."""
     c = DATA.cities[cid]
-    up = 26 if any(_has(c, f) for f, _g, _w in symbols()) else 14
+    up = 26 if _marks(c) else 14
     r = NODE_R + 3
     return [
         (c.x, c.y + r + LABEL_SIZE - 1, "middle"),
@@ -209,10 +256,34 @@ def _label_spots(cid: str) -> list[tuple[float, float, str]]:
     ]
 
 
+def _far_spots(cid: str) -> Iterator[tuple[float, float, str]]:
+    """Spots a little further off, nearest first, for the towns whose trails are thick
+    with camps: a name never ends more than ``LABEL_GAP`` px from its town's circle."""
+    c = DATA.cities[cid]
+    r = NODE_R + 3
+    spots: list[tuple[float, float, float, str]] = []
+    for dy in range(-34, 40, 4):
+        y = c.y + dy
+        candidates = [(c.x + dx, y, "middle") for dx in range(-24, 25, 4)]
+        candidates += [(c.x + r + dx, y, "start") for dx in range(-12, 13, 4)]
+        candidates += [(c.x - r - dx, y, "end") for dx in range(-12, 13, 4)]
+        for x, yy, anchor in candidates:
+            gap = _gap(_label_box(c.name, x, yy, anchor), c.x, c.y) - NODE_R
+            if 2 <= gap <= LABEL_GAP:
+                spots.append((gap, x, yy, anchor))
+    spots.sort()
+    yield from ((x, y, anchor) for _gap, x, y, anchor in spots)
+
+
 def _label_box(name: str, x: float, y: float, anchor: str) -> Box:
     w = CHAR_W * len(name)
     left = {"middle": x - w / 2, "start": x, "end": x - w}[anchor]
-    return (left - 1, y - LABEL_SIZE + 1, left + w + 1, y + 4)
+    return (left - 1, y - LABEL_SIZE, left + w + 1, y + 4)
+
+
+def _gap(box: Box, x: float, y: float) -> float:
+    """How far the point (x, y) lies outside ``box`` (0 inside it)."""
+    return math.hypot(max(box[0] - x, 0.0, x - box[2]), max(box[1] - y, 0.0, y - box[3]))
 
 
 def _overlap(a: Box, b: Box) -> float:
@@ -223,15 +294,20 @@ def _overlap(a: Box, b: Box) -> float:
 
 def _place_labels() -> dict[str, tuple[float, float, str]]:
     """Each town's label, placed once: the first spot that overlaps no town's circle,
-    symbols or other label (the least overlapping one if none is free), crowded towns
-    first, the East before the West."""
+    symbols, camp or other label and lies nearer its own town than any other (else the
+    least bad one), crowded towns first, the East before the West."""
     towns = [c for c in DATA.city_order if not DATA.cities[c].camp]
-    obstacles: list[Box] = []
+    obstacles: list[Box] = [ROLL_BOX]
     for cid in towns:
         c = DATA.cities[cid]
-        n = sum(1 for f, _g, _w in symbols() if _has(c, f))
-        half = max(NODE_R, 6 * n)
+        half = max(NODE_R, 6 * _marks(c))
         obstacles.append((c.x - half - 1, c.y - NODE_R - 16, c.x + half + 1, c.y + NODE_R + 1))
+    # A name over a camp's dot hides it: each camp weighs as much as a town's circle.
+    camps = [
+        (c.x - CAMP_R - 1, c.y - CAMP_R - 1, c.x + CAMP_R + 1, c.y + CAMP_R + 1)
+        for c in DATA.cities.values()
+        if c.camp
+    ]
 
     def crowd(cid: str) -> int:
         c = DATA.cities[cid]
@@ -241,21 +317,39 @@ def _place_labels() -> dict[str, tuple[float, float, str]]:
             if abs(DATA.cities[o].x - c.x) < 70 and abs(DATA.cities[o].y - c.y) < 40
         )
 
+    def near(boxes: list[Box], x: float, y: float) -> list[Box]:
+        # Every spot of a name up to 20 letters long lies within this window.
+        return [b for b in boxes if b[0] < x + 190 and x - 190 < b[2] and y - 90 < b[1] < y + 50]
+
     placed: dict[str, tuple[float, float, str]] = {}
     for cid in sorted(towns, key=lambda t: (-crowd(t), DATA.cities[t].west, t)):
-        name = DATA.cities[cid].name
-        spots = _label_spots(cid)
-        best, best_cost = spots[0], float("inf")
-        for spot in spots:
-            box = _label_box(name, *spot)
+        c = DATA.cities[cid]
+        around = near(obstacles, c.x, c.y)
+        dots = near(camps, c.x, c.y)
+        others = [DATA.cities[o] for o in towns if o != cid]
+        others = [o for o in others if abs(o.x - c.x) < 200 and abs(o.y - c.y) < 70]
+        best, best_cost = (c.x, c.y, "middle"), float("inf")
+        for spot in itertools.chain(_label_spots(cid), _far_spots(cid)):
+            box = _label_box(c.name, *spot)
             inside = box[0] >= 0 and box[2] <= WIDTH and box[1] >= 0 and box[3] <= HEIGHT
-            cost = sum(_overlap(box, o) for o in obstacles) + (0 if inside else 1e6)
+            left, top, right, bottom = box
+            cost = 100.0 * sum(
+                1 for o in dots if o[0] < right and left < o[2] and o[1] < bottom and top < o[3]
+            )
+            cost += 0 if inside else 1e6
+            if cost >= best_cost:
+                continue
+            own = _gap(box, c.x, c.y)
+            cost += sum(100 for o in others if _gap(box, o.x, o.y) < own)  # whose name?
+            if cost >= best_cost:
+                continue
+            cost += sum(_overlap(box, o) for o in around)
             if cost < best_cost:
                 best, best_cost = spot, cost
             if cost == 0:
                 break
         placed[cid] = best
-        obstacles.append(_label_box(name, *best))
+        obstacles.append(_label_box(c.name, *best))
     return placed
 
 
@@ -290,9 +384,11 @@ def render_board(
         '<g class="cities">',
     ]
     lit = set(dests)
-    for cid in DATA.city_order:
-        out.append(_city(cid, cid in lit))
+    # Camps first, so that no camp's dot is ever drawn over a town.
+    for camps in (True, False):
+        out.extend(_city(c, c in lit) for c in DATA.city_order if DATA.cities[c].camp is camps)
     out.append("</g>")
+    out.append(_names())
     out.append(_pawns(view, names))
     out.append(_roll(view))
     if dests:
@@ -328,7 +424,7 @@ def _pawns(view: Mapping[str, Any], names: Sequence[str]) -> str:
             dx, dy = 0.0, 0.0
             if len(seats) > 1:
                 angle = 2 * math.pi * i / len(seats) - math.pi / 2
-                ring = NODE_R * 0.45 if not DATA.cities[cid].camp else 3.0
+                ring = NODE_R * 0.45 if not DATA.cities[cid].camp else CAMP_R * 0.6
                 dx, dy = ring * math.cos(angle), ring * math.sin(angle)
             label = _("%(who)s in %(city)s") % {
                 "who": seat_name(seat, names),

@@ -1,6 +1,7 @@
 """The map as a player reads it (issue 40), measured in Chromium on the rendered SVG at
 1280 and 390 px: every pawn's centre inside its town's circle, no two town names
-overlapping, names at least 11 px tall at the default zoom, the map opening on the
+overlapping, no name over a camp's dot or another town's circle, each name with a halo,
+names at least 11 px tall at the default zoom, the map opening on the
 player's own pawn, zoom buttons that scale it."""
 
 from __future__ import annotations
@@ -22,11 +23,19 @@ SHOTS = Path(os.environ["SCREENSHOT_DIR"]) if os.environ.get("SCREENSHOT_DIR") e
 
 GEOMETRY = """() => {
   const svg = document.querySelector('.lc-map');
-  const names = [...svg.querySelectorAll('.city:not(.camp) .name')].map(t => {
+  const names = [...svg.querySelectorAll('.names .name')].map(t => {
     const b = t.getBBox();
-    return {city: t.closest('.city').dataset.city, x: b.x, y: b.y, w: b.width, h: b.height,
-            px: t.getBoundingClientRect().height};
+    const style = getComputedStyle(t);
+    return {city: t.dataset.city, x: b.x, y: b.y, w: b.width, h: b.height,
+            px: t.getBoundingClientRect().height,
+            halo: {order: style.paintOrder, stroke: style.stroke,
+                   width: parseFloat(style.strokeWidth)}};
   });
+  const zones = Object.fromEntries([...svg.querySelectorAll('.zone')].map(
+    z => [z.classList.contains('west') ? 'west' : 'east', getComputedStyle(z).fill]));
+  const nodes = [...svg.querySelectorAll('.city .node')].map(n => ({
+    city: n.closest('.city').dataset.city, camp: n.closest('.city').classList.contains('camp'),
+    x: Number(n.getAttribute('cx')), y: Number(n.getAttribute('cy'))}));
   const pawns = [...svg.querySelectorAll('.pawns .pawn')].map(g => {
     const b = g.querySelector('circle, rect, polygon').getBBox();
     const node = svg.querySelector(`.city[data-city="${g.dataset.city}"] .node`);
@@ -38,7 +47,8 @@ GEOMETRY = """() => {
   const wrap = document.querySelector('.lc-board-wrap').getBoundingClientRect();
   const mine = document.querySelector(`.pawns .pawn[data-seat="${svg.dataset.seat}"]`);
   const me = mine ? mine.getBoundingClientRect() : null;
-  return {names, pawns, wrap: {l: wrap.left, t: wrap.top, r: wrap.right, b: wrap.bottom},
+  return {names, zones, nodes, pawns,
+          wrap: {l: wrap.left, t: wrap.top, r: wrap.right, b: wrap.bottom},
           me: me && {x: me.left + me.width / 2, y: me.top + me.height / 2},
           width: svg.getBoundingClientRect().width};
 }"""
@@ -58,6 +68,18 @@ def _overlaps(names: list[dict[str, Any]]) -> list[tuple[str, str]]:
     return out
 
 
+def _covered(names: list[dict[str, Any]], nodes: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """(name, town or camp) for each circle whose centre lies under another town's name."""
+    return [
+        (n["city"], o["city"])
+        for n in names
+        for o in nodes
+        if o["city"] != n["city"]
+        and n["x"] < o["x"] < n["x"] + n["w"]
+        and n["y"] < o["y"] < n["y"] + n["h"]
+    ]
+
+
 def open_against_bots(page: Any, base: str, *, players: int) -> None:
     """alice (signed in on ``page``) opens a table of ``players`` against greedy bots from
     the lobby, and its map is drawn."""
@@ -72,7 +94,15 @@ def open_against_bots(page: Any, base: str, *, players: int) -> None:
 
 def _check(page: Any) -> dict[str, Any]:
     g = page.evaluate(GEOMETRY)
+    assert len(g["names"]) == len([n for n in g["nodes"] if not n["camp"]])
     assert _overlaps(g["names"]) == []
+    # LC-32's camps: no name hides a camp's dot or another town, and each name has a halo
+    # of the background under it (painted first), so a trail crossing it is cut away.
+    assert _covered(g["names"], g["nodes"]) == []
+    for n in g["names"]:
+        assert n["halo"]["order"].startswith("stroke"), n
+        assert n["halo"]["width"] >= 3, n
+        assert n["halo"]["stroke"] in g["zones"].values(), n
     assert min(n["px"] for n in g["names"]) >= 11
     assert g["pawns"]
     for p in g["pawns"]:

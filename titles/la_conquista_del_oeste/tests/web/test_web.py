@@ -13,7 +13,13 @@ from django import forms
 from django.http import QueryDict
 
 from games import engine, titles
-from titles.la_conquista_del_oeste.board_svg import render_board
+from titles.la_conquista_del_oeste.board_svg import (
+    FLAGS,
+    LABELS,
+    _label_box,
+    render_board,
+    symbols,
+)
 from titles.la_conquista_del_oeste.engine import RULES
 from titles.la_conquista_del_oeste.engine.data import DATA
 from titles.la_conquista_del_oeste.log_words import KNOWN, describe
@@ -81,6 +87,24 @@ def test_the_six_player_map_is_well_formed_with_every_city_and_six_pawns() -> No
     assert 'class="railway"' in svg
     assert 'class="zone west"' in svg
     assert 'class="zone east"' in svg
+
+
+def test_names_are_drawn_over_the_camps_with_a_halo_and_clear_of_their_dots() -> None:
+    """LC-32's camps: camps are drawn first (small), then the towns, then every name in
+    its own layer with the background's halo; by the placement's own measure no name
+    covers a camp's dot or another town (Chromium checks the drawn boxes)."""
+    svg = str(render_board({"players": []}))
+    camps, towns = (svg.index(f'class="city {k}') for k in ("camp", "east"))
+    assert camps < towns < svg.index('<g class="names">') < svg.index('<text class="name')
+    assert tuple(flag for flag, _glyph, _words in symbols()) == FLAGS
+    for cid, spot in LABELS.items():
+        box = _label_box(DATA.cities[cid].name, *spot)
+        under = [
+            o
+            for o, c in DATA.cities.items()
+            if o != cid and box[0] < c.x < box[2] and box[1] < c.y < box[3]
+        ]
+        assert under == [], cid
 
 
 def test_legal_destinations_are_lit_and_are_buttons_that_post_the_move() -> None:
