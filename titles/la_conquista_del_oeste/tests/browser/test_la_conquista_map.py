@@ -126,6 +126,10 @@ def test_the_map_is_readable_on_desktop_and_phone(
     if SHOTS is not None:
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.locator(".lc-board-wrap").screenshot(path=str(SHOTS / "la-conquista-east-desktop.png"))
+        # The West, where LC-32's camps line the trails under the names.
+        page.evaluate("document.querySelector('.lc-board-wrap').scrollLeft = 0")
+        page.locator(".lc-board-wrap").screenshot(path=str(SHOTS / "la-conquista-west-desktop.png"))
+        page.click("[data-zoom=me]")
     page.click("[data-zoom=out]")
     assert page.evaluate(GEOMETRY)["width"] < desktop["width"]
     page.click("[data-zoom=in]")
