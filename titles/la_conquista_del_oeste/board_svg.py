@@ -328,7 +328,8 @@ def _place_labels() -> dict[str, tuple[float, float, str]]:
         dots = near(camps, c.x, c.y)
         others = [DATA.cities[o] for o in towns if o != cid]
         others = [o for o in others if abs(o.x - c.x) < 200 and abs(o.y - c.y) < 70]
-        best, best_cost = (c.x, c.y, "middle"), float("inf")
+        best: tuple[float, float, str] = (c.x, c.y, "middle")
+        best_cost = float("inf")
         for spot in itertools.chain(_label_spots(cid), _far_spots(cid)):
             box = _label_box(c.name, *spot)
             inside = box[0] >= 0 and box[2] <= WIDTH and box[1] >= 0 and box[3] <= HEIGHT
