@@ -7,6 +7,7 @@ green CI run therefore proves they ran.
 
 from __future__ import annotations
 
+import fnmatch
 import os
 from collections.abc import Iterator
 from typing import Any
@@ -35,12 +36,82 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     compile_all()
 
 
+#: The tests that touch no database, task queue or channel layer, by place: the rules' own
+#: tests. Other modules say it with ``pytestmark = pytest.mark.modeless``.
+MODELESS_PLACES = (
+    "tests/engine/*",
+    "tests/conformance/test_rules_contract.py",
+    "titles/*/tests/engine/*",
+)
+#: What a modeless test may not use: the database, the task queue, the channel layer, a
+#: server of the site. A modeless test that asks for one is an error, not a silent skip.
+STORAGE_FIXTURES = frozenset(
+    {
+        "db",
+        "transactional_db",
+        "django_db_setup",
+        "live_server",
+        "client",
+        "async_client",
+        "admin_client",
+        "real_worker",
+        "in_memory_layer",
+        "asgi_server",
+    }
+)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--skip-modeless",
+        action="store_true",
+        help="leave out the modeless tests (no database, task queue or channel layer), which "
+        "cannot differ between the services and the embedded mode: CI's embedded run",
+    )
+
+
+def _modeless(item: pytest.Item) -> bool:
+    if item.get_closest_marker("modeless") is not None:
+        return True
+    place = item.nodeid.split("::")[0]
+    return any(fnmatch.fnmatch(place, pattern) for pattern in MODELESS_PLACES)
+
+
+def modeless_items(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the modeless tests (``MODELESS_PLACES`` and the ``modeless`` mark), refuse one
+    that uses storage, and with ``--skip-modeless`` leave them out (they ran in the
+    services run, on the same code: CI's embedded run need not run them again)."""
+    wrong = []
+    kept, left_out = [], []
+    for item in items:
+        if not _modeless(item):
+            kept.append(item)
+            continue
+        item.add_marker(pytest.mark.modeless)
+        info = getattr(item, "_fixtureinfo", None)
+        uses = STORAGE_FIXTURES.intersection(info.names_closure if info else ())
+        if item.get_closest_marker("django_db") is not None:
+            uses.add("the django_db mark")
+        if uses:
+            wrong.append(f"{item.nodeid} ({', '.join(sorted(uses))})")
+        left_out.append(item)
+    if wrong:
+        raise pytest.UsageError(
+            "modeless tests may not touch the database, task queue or channel layer: "
+            + "; ".join(wrong)
+        )
+    if config.getoption("skip_modeless") and left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = kept
+
+
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """With the tests spread over workers (``python3 dev.py test``: ``--dist loadgroup``),
     the tests of a module that share a module-scoped fixture (a private server, a scratch
     copy of the repository) form one ``xdist_group``: one worker runs them one after
     another and makes the fixture once, instead of once per worker."""
+    modeless_items(config, items)
     for item in items:
         if item.get_closest_marker("xdist_group") is not None:
             continue
