@@ -23,6 +23,21 @@ def pytest_configure(config: pytest.Config) -> None:
     from django.conf import settings
 
     settings.PASSWORD_HASHERS = ["tests.hashers.QuickPBKDF2PasswordHasher"]
+    quiet_hypothesis_clock()
+
+
+def quiet_hypothesis_clock() -> None:
+    """Hypothesis's own clocks off for the whole suite: its per-example ``deadline`` and its
+    ``too_slow`` health check time the machine, not the code, and failed on a loaded
+    two-processor machine (tests/ops/test_test_hygiene.py: no wall-clock asserts in tests).
+    Loaded here, before the test modules are imported, so each ``@settings`` builds on it."""
+    from hypothesis import HealthCheck
+    from hypothesis import settings as hypothesis_settings
+
+    hypothesis_settings.register_profile(
+        "suite", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    )
+    hypothesis_settings.load_profile("suite")
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
