@@ -92,11 +92,15 @@ def _modeless(item: pytest.Item) -> bool:
     return any(fnmatch.fnmatch(place, pattern) for pattern in MODELESS_PLACES)
 
 
+#: Why a test marked modeless may not be (what storage it asks for): it fails at setup.
+NOT_MODELESS = pytest.StashKey[str]()
+
+
 def modeless_items(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark the modeless tests (``MODELESS_PLACES`` and the ``modeless`` mark), refuse one
-    that uses storage, and with ``--skip-modeless`` leave them out (they ran in the
-    services run, on the same code: CI's embedded run need not run them again)."""
-    wrong = []
+    """Mark the modeless tests (``MODELESS_PLACES`` and the ``modeless`` mark) and with
+    ``--skip-modeless`` leave them out (they ran in the services run, on the same code:
+    CI's embedded run need not run them again). A modeless test that asks for storage is
+    kept, and fails at setup saying so (``pytest_runtest_setup``)."""
     kept, left_out = [], []
     for item in items:
         if not _modeless(item):
@@ -108,13 +112,10 @@ def modeless_items(config: pytest.Config, items: list[pytest.Item]) -> None:
         if item.get_closest_marker("django_db") is not None:
             uses.add("the django_db mark")
         if uses:
-            wrong.append(f"{item.nodeid} ({', '.join(sorted(uses))})")
-        left_out.append(item)
-    if wrong:
-        raise pytest.UsageError(
-            "modeless tests may not touch the database, task queue or channel layer: "
-            + "; ".join(wrong)
-        )
+            item.stash[NOT_MODELESS] = ", ".join(sorted(uses))
+            kept.append(item)
+        else:
+            left_out.append(item)
     if config.getoption("skip_modeless") and left_out:
         config.hook.pytest_deselected(items=left_out)
         items[:] = kept
@@ -159,6 +160,13 @@ def redis_available() -> bool:
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
+    if NOT_MODELESS in item.stash:
+        pytest.fail(
+            "a modeless test may not touch the database, task queue or channel layer, and "
+            f"this one uses {item.stash[NOT_MODELESS]}: drop the modeless mark or move it "
+            "out of MODELESS_PLACES (tests/fixtures.py)",
+            pytrace=False,
+        )
     if item.get_closest_marker("postgres"):
         from django.conf import settings
 
