@@ -7,6 +7,7 @@ green CI run therefore proves they ran.
 
 from __future__ import annotations
 
+import fnmatch
 import os
 from collections.abc import Iterator
 from typing import Any
@@ -22,6 +23,21 @@ def pytest_configure(config: pytest.Config) -> None:
     from django.conf import settings
 
     settings.PASSWORD_HASHERS = ["tests.hashers.QuickPBKDF2PasswordHasher"]
+    quiet_hypothesis_clock()
+
+
+def quiet_hypothesis_clock() -> None:
+    """Hypothesis's own clocks off for the whole suite: its per-example ``deadline`` and its
+    ``too_slow`` health check time the machine, not the code, and failed on a loaded
+    two-processor machine (tests/ops/test_test_hygiene.py: no wall-clock asserts in tests).
+    Loaded here, before the test modules are imported, so each ``@settings`` builds on it."""
+    from hypothesis import HealthCheck
+    from hypothesis import settings as hypothesis_settings
+
+    hypothesis_settings.register_profile(
+        "suite", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    )
+    hypothesis_settings.load_profile("suite")
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -35,12 +51,83 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     compile_all()
 
 
+#: The tests that touch no database, task queue or channel layer, by place: the rules' own
+#: tests. Other modules say it with ``pytestmark = pytest.mark.modeless``.
+MODELESS_PLACES = (
+    "tests/engine/*",
+    "tests/conformance/test_rules_contract.py",
+    "titles/*/tests/engine/*",
+)
+#: What a modeless test may not use: the database, the task queue, the channel layer, a
+#: server of the site. A modeless test that asks for one is an error, not a silent skip.
+STORAGE_FIXTURES = frozenset(
+    {
+        "db",
+        "transactional_db",
+        "django_db_setup",
+        "live_server",
+        "client",
+        "async_client",
+        "admin_client",
+        "real_worker",
+        "in_memory_layer",
+        "asgi_server",
+    }
+)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--skip-modeless",
+        action="store_true",
+        help="leave out the modeless tests (no database, task queue or channel layer), which "
+        "cannot differ between the services and the embedded mode: CI's embedded run",
+    )
+
+
+def _modeless(item: pytest.Item) -> bool:
+    if item.get_closest_marker("modeless") is not None:
+        return True
+    place = item.nodeid.split("::")[0]
+    return any(fnmatch.fnmatch(place, pattern) for pattern in MODELESS_PLACES)
+
+
+#: Why a test marked modeless may not be (what storage it asks for): it fails at setup.
+NOT_MODELESS = pytest.StashKey[str]()
+
+
+def modeless_items(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the modeless tests (``MODELESS_PLACES`` and the ``modeless`` mark) and with
+    ``--skip-modeless`` leave them out (they ran in the services run, on the same code:
+    CI's embedded run need not run them again). A modeless test that asks for storage is
+    kept, and fails at setup saying so (``pytest_runtest_setup``)."""
+    kept, left_out = [], []
+    for item in items:
+        if not _modeless(item):
+            kept.append(item)
+            continue
+        item.add_marker(pytest.mark.modeless)
+        info = getattr(item, "_fixtureinfo", None)
+        uses = STORAGE_FIXTURES.intersection(info.names_closure if info else ())
+        if item.get_closest_marker("django_db") is not None:
+            uses.add("the django_db mark")
+        if uses:
+            item.stash[NOT_MODELESS] = ", ".join(sorted(uses))
+            kept.append(item)
+        else:
+            left_out.append(item)
+    if config.getoption("skip_modeless") and left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = kept
+
+
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """With the tests spread over workers (``python3 dev.py test``: ``--dist loadgroup``),
     the tests of a module that share a module-scoped fixture (a private server, a scratch
     copy of the repository) form one ``xdist_group``: one worker runs them one after
     another and makes the fixture once, instead of once per worker."""
+    modeless_items(config, items)
     for item in items:
         if item.get_closest_marker("xdist_group") is not None:
             continue
@@ -73,6 +160,13 @@ def redis_available() -> bool:
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
+    if NOT_MODELESS in item.stash:
+        pytest.fail(
+            "a modeless test may not touch the database, task queue or channel layer, and "
+            f"this one uses {item.stash[NOT_MODELESS]}: drop the modeless mark or move it "
+            "out of MODELESS_PLACES (tests/fixtures.py)",
+            pytrace=False,
+        )
     if item.get_closest_marker("postgres"):
         from django.conf import settings
 

@@ -160,36 +160,56 @@ def _tables(site_slug: str, reader: User) -> tuple[Game, Game]:
     return running, finished
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
 def test_a_titles_pages_speak_every_language(
-    site_slug: str, language: str, readers: Callable[[str], User]
+    site_slug: str, readers: Callable[[str], User]
 ) -> None:
-    reader, english_reader = readers(language), readers("en")
-    names = [reader.username, english_reader.username]
+    """Each language's reader, at tables of their own, reads the title's pages with no
+    English left over, compared with the same pages an English reader reads. The English
+    reader's tables are played once for the four languages (two whole games, not eight)."""
+    english_reader = readers("en")
     web = web_title(site_slug)
     pages = [f"/games/new/?title={site_slug}"]
     if web.how_to_play_template:
         pages.append(f"/how-to-play/{site_slug}/")
-    tables = {user.pk: _tables(site_slug, user) for user in (reader, english_reader)}
     for index in (0, 1):  # the running game's page, the finished game's page and replay
         pages.append(f"/games/{{{index}}}/")
-    for path in pages:
-        translated = _page(reader, path.format(*(g.pk for g in tables[reader.pk])))
-        english = _page(english_reader, path.format(*(g.pk for g in tables[english_reader.pk])))
-        assert f'<html lang="{language}"' in translated, path
-        left = english_left(english, translated, language=language, names=names)
-        assert left == [], f"{site_slug} {path} in {language}: English left {left}"
+    english_tables = _tables(site_slug, english_reader)
+    english_pages = {
+        path: _page(english_reader, path.format(*(g.pk for g in english_tables))) for path in pages
+    }
     # A replay step's board, where the server draws it (a fragment of the page).
-    steps = [f"/games/{tables[u.pk][1].pk}/replay/1/board/" for u in (reader, english_reader)]
-    translated, english = Client(), Client()
-    translated.force_login(reader)
-    english.force_login(english_reader)
-    answer, english_answer = translated.get(steps[0]), english.get(steps[1])
-    assert answer.status_code == english_answer.status_code
-    if answer.status_code == 200:
-        left = english_left(
-            english_answer.content.decode(), answer.content.decode(), language=language, names=names
-        )
-        assert left == [], f"{site_slug} replay board in {language}: English left {left}"
-    else:
-        assert answer.status_code == 404  # the title's script draws its replay board
+    english_client = Client()
+    english_client.force_login(english_reader)
+    english_board = english_client.get(f"/games/{english_tables[1].pk}/replay/1/board/")
+    problems: list[str] = []
+    for language in LANGUAGES:
+        reader = readers(language)
+        names = [reader.username, english_reader.username]
+        tables = _tables(site_slug, reader)
+        for path in pages:
+            translated = _page(reader, path.format(*(g.pk for g in tables)))
+            if f'<html lang="{language}"' not in translated:
+                problems.append(f"{site_slug} {path} in {language}: not <html lang={language}>")
+            left = english_left(english_pages[path], translated, language=language, names=names)
+            if left:
+                problems.append(f"{site_slug} {path} in {language}: English left {left}")
+        translated_client = Client()
+        translated_client.force_login(reader)
+        answer = translated_client.get(f"/games/{tables[1].pk}/replay/1/board/")
+        if answer.status_code != english_board.status_code:
+            problems.append(
+                f"{site_slug} replay board in {language}: answered {answer.status_code}, "
+                f"in English {english_board.status_code}"
+            )
+        elif answer.status_code == 200:
+            left = english_left(
+                english_board.content.decode(),
+                answer.content.decode(),
+                language=language,
+                names=names,
+            )
+            if left:
+                problems.append(f"{site_slug} replay board in {language}: English left {left}")
+        elif answer.status_code != 404:  # 404: the title's script draws its replay board
+            problems.append(f"{site_slug} replay board in {language}: {answer.status_code}")
+    assert problems == [], "\n".join(problems)

@@ -29,6 +29,11 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+import pytest
+
+# No database, task queue or channel layer: CI's embedded run leaves it out.
+pytestmark = pytest.mark.modeless
+
 ROOT = Path(__file__).resolve().parents[2]
 
 #: Top folders that hold nothing of the project's own: made by tools or at run time (and

@@ -14,6 +14,11 @@ import itertools
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
+# No database, task queue or channel layer: CI's embedded run leaves it out.
+pytestmark = pytest.mark.modeless
+
 ROOT = Path(__file__).resolve().parents[2]
 
 #: The modules that may pause: the shared ways of waiting.
