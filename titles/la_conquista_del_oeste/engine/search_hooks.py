@@ -23,6 +23,9 @@ miss or may spend in prison.
 
 from __future__ import annotations
 
+import itertools
+import math
+import random
 from typing import Any
 
 from games.engine import Generator
@@ -39,6 +42,11 @@ PLAYOUT_EPSILON = 0.1
 MOVES_KEPT = 3
 HORIZON = 1
 PRISON_TURNS = 6.0  # a double in one roll of six
+#: The spread of the turns a seat still needs: ``NOISE * sqrt(remaining + 1)`` (standard
+#: deviation), fitted on 400 two-player games of the medium bot against itself (9,229
+#: round starts; the difference of two seats' estimates predicts the winner best with
+#: 1.5-1.6).
+NOISE = 1.6
 #: Share of the per-move budget for one decision, by phase: a turn is a few town
 #: decisions (buy, work, poker, ...), the move and perhaps an action after it, so that a
 #: whole turn costs about one move's budget (``search_budget``).
@@ -104,18 +112,35 @@ def playout_action(s: State, seat: int, rng: Generator) -> Action:
 
 def remaining(p: Player) -> float:
     """The rolls (turns) a player still needs to win, estimated from its position,
-    outfit, money, family, prison and missed turns."""
-    leg = _leg(p)
-    turns = float(p.skip) + leg.table.get(p.pos, routes.UNREACHABLE)
-    missing = routes.missing_items(p.outfit)
-    if missing:
-        zone = "west" if CITIES[p.pos].west or p.family else "east"
-        turns += len(missing) - 1
-        need = sum(DATA.prices[i][zone][0] for i in missing)
-        turns += max(0, need - p.money) / DATA.work_pay
-    if p.jail:
-        turns += PRISON_TURNS
-    return turns
+    outfit, money, family, prison, missed turns and the money and items its cards give."""
+    outfit, money = p.outfit, p.money
+    for card in p.hand:
+        eff = DATA.opportunity[card].effect
+        if eff["kind"] == "money":
+            money += eff["amount"]
+        elif eff["kind"] == "free_item" and not outfit[eff["item"]]:
+            outfit = {**outfit, eff["item"]: 1}
+    lily = has_lily(p)
+    missing = routes.missing_items(outfit)
+    turns = float(p.skip)
+    if not missing:
+        leg = routes.plan(p.pos, outfit, money, p.family, lily)
+        return turns + leg.table.get(p.pos, routes.UNREACHABLE) + _jailed(p)
+    west = bool(p.family) or CITIES[p.pos].west
+    zone = "west" if west else "east"
+    turns += min(
+        routes.turns_tour(
+            tuple(routes.shops(i, west) for i in order), west, lily, p.family
+        ).get(p.pos, routes.UNREACHABLE)
+        for order in itertools.permutations(missing)
+    )
+    need = sum(DATA.prices[i][zone][0] for i in missing)
+    turns += max(0, need - money) / DATA.work_pay
+    return turns + _jailed(p)
+
+
+def _jailed(p: Player) -> float:
+    return PRISON_TURNS if p.jail else 0.0
 
 
 def search_budget(s: State, seat: int) -> float:
@@ -127,4 +152,21 @@ def search_budget(s: State, seat: int) -> float:
 def playout_estimate(start: State, s: State) -> list[float] | None:
     if s.phase == "over" or s.round < start.round + HORIZON:
         return None
-    return [100.0 - remaining(p) for p in s.players]
+    left = [remaining(p) for p in s.players]
+    # A seat later in the round than another finishes later with as many turns to go.
+    later = [((k - s.seat) % s.n) / s.n for k in range(s.n)]
+    noise = random.Random(s.rng)
+    if s.n == 2:
+        # The search scores a result by its winner only: draw one whose expectation is
+        # the estimated chance to win, as a win or a tie rather than a win or a loss
+        # (four times less variance where the chances are even).
+        gap = left[1] + later[1] - left[0] - later[0]
+        spread = NOISE * math.sqrt(left[0] + left[1] + 2.0)
+        first = 0.5 * (1.0 + math.erf(gap / (spread * math.sqrt(2.0))))
+        if noise.random() < abs(2.0 * first - 1.0):
+            return [1.0, 0.0] if first > 0.5 else [0.0, 1.0]
+        return [0.5, 0.5]
+    return [
+        100.0 - t - d - noise.gauss(0.0, NOISE * math.sqrt(t + 1.0))
+        for t, d in zip(left, later, strict=True)
+    ]
