@@ -38,7 +38,7 @@ from .state import Player, State
 
 Action = dict[str, Any]
 
-PLAYOUT_EPSILON = 0.1
+PLAYOUT_EPSILON = 0.0
 MOVES_KEPT = 3
 HORIZON = 1
 PRISON_TURNS = 6.0  # a double in one roll of six
@@ -50,8 +50,12 @@ NOISE = 1.6
 #: Share of the per-move budget for one decision, by phase: a turn is a few town
 #: decisions (buy, work, poker, ...), the move and perhaps an action after it, so that a
 #: whole turn costs about one move's budget (``search_budget``).
-BUDGET = {"town": 0.4, "move": 0.4, "after": 0.2}
+BUDGET = {"town": 1.0, "move": 0.4, "after": 1.0}
 _GREEDY = GreedyBot()
+#: The moves the search weighs besides the medium bot's: those that change a race by
+#: several turns at once (a robbery's vault, a duel's three missed turns, the railway).
+FOCUS = frozenset({"rob", "duel", "rail"})
+_NO_RNG = random.Random(0)  # the medium bot draws nothing
 _TRADE = frozenset({"offer", "accept", "refuse", "withdraw"})
 
 
@@ -61,6 +65,22 @@ def _leg(p: Player) -> routes.Plan:
 
 def search_actions(s: State, seat: int) -> list[Action]:
     legal = actions.legal_actions(s, seat)
+    kept = sensible_actions(s, seat, legal)
+    if not FOCUS:
+        return kept
+    usual = _GREEDY.choose(None, views.view(s, seat), legal, _NO_RNG)
+    p = s.players[seat]
+    armed = p.outfit["revolver"] > 0
+    rivals = {q.pos for t, q in enumerate(s.players) if t != seat and not q.jail}
+    hunt = [a for a in legal if a["type"] == "move" and armed and a["to"] in rivals]
+    out = [usual]
+    for a in kept + hunt:
+        if a not in out and (a in hunt or a["type"] in FOCUS):
+            out.append(a)
+    return out
+
+
+def sensible_actions(s: State, seat: int, legal: list[Action]) -> list[Action]:
     p = s.players[seat]
     missing = set(routes.missing_items(p.outfit))
     moves = [a for a in legal if a["type"] == "move"]
@@ -101,7 +121,7 @@ def _fair(s: State, seat: int, offer: int, missing: set[str]) -> bool:
 
 def playout_action(s: State, seat: int, rng: Generator) -> Action:
     if rng.random() < PLAYOUT_EPSILON:
-        moves = [a for a in search_actions(s, seat) if a["type"] not in _TRADE]
+        moves = [a for a in sensible_actions(s, seat, actions.legal_actions(s, seat)) if a["type"] not in _TRADE]
         if moves:
             return moves[rng.randrange(len(moves))]
     legal = actions.legal_actions(s, seat)
