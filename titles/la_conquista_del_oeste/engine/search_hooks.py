@@ -1,24 +1,28 @@
 """The search bot's other hooks for La Conquista del Oeste (``games.engine.bots.search``):
 which moves it weighs, how its playouts play, and where they stop.
 
-``search_actions``: the sensible legal actions only. No trade offers (``apply`` takes any
-offer; the search does not invent them), no sale (an outfit card sells at half its price:
-selling what one needs, or what one just bought, only loses money), no purchase of an item
-already held, no accepted offer but for a missing item, the smallest poker bet, and only
-the destinations that bring the pawn closer to the end of its leg (``routes.plan``: a
-shop on its way west, work, its family, the Pacific), at most ``MOVES_KEPT`` of them, or
-the best one if none does. So the search never sells at a loss, never buys back, and never
-travels away from the Pacific without one of those reasons.
+``search_actions``: the medium bot's move, and besides it only the moves that change a
+race by several turns at once and that the medium bot never makes (``FOCUS``): robbing a
+bank, a duel, the railway, and a move onto a town where a rival stands (to duel there) for
+a pawn with a revolver. Any other decision has one candidate and costs no search: the
+search weighed every sensible move once and lost to the medium bot, because its estimate
+one round ahead errs by more than the small differences between ordinary moves.
+``sensible_actions`` are those ordinary moves (no offer, no sale, no purchase of an item
+held, an accepted offer only for a missing item, the smallest poker bet, the destinations
+nearer the end of the leg): the candidates of the focused moves come from them.
 
-``playout_action``: the greedy bot's move, or one time in ``1 / PLAYOUT_EPSILON`` a
-uniformly drawn sensible move.
+``playout_action``: the greedy bot's move (or, one time in ``1 / PLAYOUT_EPSILON`` if it is
+set, a uniformly drawn sensible move).
 
-``search_budget``: the share of the per-move budget a decision spends (``BUDGET``).
+``search_budget``: the share of the per-move budget a decision spends (``BUDGET``): the
+whole of it for the rare decisions searched in town and after the move.
 
 ``playout_estimate``: a playout stops ``HORIZON`` rounds after it began and every seat is
-scored by the rolls it still needs to win (``remaining``): its leg's expected rolls, one
-per further missing item, the turns of work its purchases still need, the turns it must
-miss or may spend in prison.
+scored by the turns it still needs to win (``remaining``): the expected rolls of a tour of
+shops selling its missing items (in the best order), then its family's town and the
+Pacific; the turns of work its purchases still need; the turns it must miss or may spend
+in prison; its cards' money and items counted as held. Two seats: the chance to win
+(``win_chance``) from the gap between the two, drawn as a win or a tie.
 """
 
 from __future__ import annotations
@@ -47,15 +51,14 @@ PRISON_TURNS = 6.0  # a double in one roll of six
 #: round starts; the difference of two seats' estimates predicts the winner best with
 #: 1.5-1.6).
 NOISE = 1.6
-#: Share of the per-move budget for one decision, by phase: a turn is a few town
-#: decisions (buy, work, poker, ...), the move and perhaps an action after it, so that a
-#: whole turn costs about one move's budget (``search_budget``).
+#: Share of the per-move budget for one decision, by phase (``search_budget``). Only the
+#: focused moves are searched (about five decisions a game), mostly one a turn.
 BUDGET = {"town": 1.0, "move": 0.4, "after": 1.0}
 _GREEDY = GreedyBot()
 #: The moves the search weighs besides the medium bot's: those that change a race by
 #: several turns at once (a robbery's vault, a duel's three missed turns, the railway).
 FOCUS = frozenset({"rob", "duel", "rail"})
-_NO_RNG = random.Random(0)  # the medium bot draws nothing
+_NO_RNG = random.Random(0)  # noqa: S311 - the medium bot draws nothing
 _TRADE = frozenset({"offer", "accept", "refuse", "withdraw"})
 
 
@@ -121,7 +124,11 @@ def _fair(s: State, seat: int, offer: int, missing: set[str]) -> bool:
 
 def playout_action(s: State, seat: int, rng: Generator) -> Action:
     if rng.random() < PLAYOUT_EPSILON:
-        moves = [a for a in sensible_actions(s, seat, actions.legal_actions(s, seat)) if a["type"] not in _TRADE]
+        moves = [
+            a
+            for a in sensible_actions(s, seat, actions.legal_actions(s, seat))
+            if a["type"] not in _TRADE
+        ]
         if moves:
             return moves[rng.randrange(len(moves))]
     legal = actions.legal_actions(s, seat)
@@ -149,9 +156,9 @@ def remaining(p: Player) -> float:
     west = bool(p.family) or CITIES[p.pos].west
     zone = "west" if west else "east"
     turns += min(
-        routes.turns_tour(
-            tuple(routes.shops(i, west) for i in order), west, lily, p.family
-        ).get(p.pos, routes.UNREACHABLE)
+        routes.turns_tour(tuple(routes.shops(i, west) for i in order), west, lily, p.family).get(
+            p.pos, routes.UNREACHABLE
+        )
         for order in itertools.permutations(missing)
     )
     need = sum(DATA.prices[i][zone][0] for i in missing)
@@ -169,20 +176,27 @@ def search_budget(s: State, seat: int) -> float:
     return BUDGET.get(s.phase, 0.2)
 
 
+def win_chance(mine: float, theirs: float, head_start: float = 0.0) -> float:
+    """The chance that a seat with ``mine`` turns still to go finishes before a rival with
+    ``theirs`` (each seat's turns spread by ``NOISE * sqrt(turns + 1)``); ``head_start``
+    in turns (half a turn for the seat that plays first in the round of two)."""
+    spread = NOISE * math.sqrt(mine + theirs + 2.0)
+    gap = theirs - mine + head_start
+    return 0.5 * (1.0 + math.erf(gap / (spread * math.sqrt(2.0))))
+
+
 def playout_estimate(start: State, s: State) -> list[float] | None:
     if s.phase == "over" or s.round < start.round + HORIZON:
         return None
     left = [remaining(p) for p in s.players]
     # A seat later in the round than another finishes later with as many turns to go.
     later = [((k - s.seat) % s.n) / s.n for k in range(s.n)]
-    noise = random.Random(s.rng)
+    noise = random.Random(s.rng)  # noqa: S311 - a playout's dice
     if s.n == 2:
         # The search scores a result by its winner only: draw one whose expectation is
         # the estimated chance to win, as a win or a tie rather than a win or a loss
         # (four times less variance where the chances are even).
-        gap = left[1] + later[1] - left[0] - later[0]
-        spread = NOISE * math.sqrt(left[0] + left[1] + 2.0)
-        first = 0.5 * (1.0 + math.erf(gap / (spread * math.sqrt(2.0))))
+        first = win_chance(left[0], left[1], later[1] - later[0])
         if noise.random() < abs(2.0 * first - 1.0):
             return [1.0, 0.0] if first > 0.5 else [0.0, 1.0]
         return [0.5, 0.5]
