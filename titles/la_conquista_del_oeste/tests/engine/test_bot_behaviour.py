@@ -56,7 +56,7 @@ def _round_trips(log: list[Record]) -> list[str]:
 def _aimless_moves(log: list[Record]) -> list[str]:
     """Moves of a fully equipped pawn (family with it) to a space farther from the Pacific
     in expected rolls when a nearer one was offered, unless the space has a bank, work
-    or a shop (a reason the bot could name)."""
+    or a shop, or a rival stands there (a duel): a reason the bot could name."""
     bad = []
     for r in log:
         a, s = r["action"], r["state"]
@@ -71,7 +71,8 @@ def _aimless_moves(log: list[Record]) -> list[str]:
         here = leg.cost(p.pos)
         nearer = [c for c in options if leg.cost(c) < here]
         town = CITIES[a["to"]]
-        named = town.bank or town.work or town.shops
+        rivals = {q.pos for k, q in enumerate(s.players) if k != r["seat"] and not q.jail}
+        named = town.bank or town.work or town.shops or a["to"] in rivals
         if nearer and a["to"] not in nearer and not named:
             bad.append(f"seat {r['seat']} went from {p.pos} to {a['to']}, away from the Pacific")
     return bad
