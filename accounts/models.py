@@ -43,13 +43,40 @@ class User(AbstractUser):
 
     @property
     def shown_name(self) -> str:
-        """The name pages show: the display name, else the username; a bot still under the
-        name the site gave it is named in the reader's language ("Bot glouton")."""
-        if self.is_bot and self.display_name == f"{self.bot_kind.capitalize()} bot":
+        """The name every page, mail, list and table shows: the display name, else the
+        username. A bot still under the name the site gave it is named in the reader's
+        language ("Bot glouton"), and the second, third… account of one kind (two bots of
+        one level at a table are two accounts, ``games.bots.bot_account``) carries a letter,
+        "Search bot B": a name of its own, the same on the lobby, in mails, the replay, the
+        rating table, the profile and the leaderboard (a letter, not a number, which would
+        read as a seat). See ``bot_letter``."""
+        if self.wears_bot_name:
             # The names are marked for the catalogues where the bots are offered (the
             # generic ones in games.bots, a title's own in its web app).
-            return gettext(self.display_name)
+            name = gettext(self.display_name)
+            letter = bot_letter(self.username, self.bot_kind)
+            if letter:
+                return gettext("%(name)s %(letter)s") % {"name": name, "letter": letter}
+            return name
         return self.display_name or self.username
+
+    @property
+    def wears_bot_name(self) -> bool:
+        """A bot under the name the site gave it, which says "bot" already (pages add no
+        "bot" badge to it: "Search bot bot")."""
+        return self.is_bot and self.display_name == f"{self.bot_kind.capitalize()} bot"
+
+
+def bot_letter(username: str, kind: str) -> str:
+    """The letter telling a bot account from the others of its kind: none for the first
+    (``bot-search``), "B" for ``bot-search-2``, "C" for ``bot-search-3``…"""
+    prefix = f"bot-{kind}-"
+    if not kind or not username.startswith(prefix) or not username[len(prefix) :].isdigit():
+        return ""
+    n = int(username[len(prefix) :])
+    if n < 2:
+        return ""
+    return chr(ord("A") + n - 1) if n <= 26 else str(n)
 
 
 class ApiToken(models.Model):

@@ -134,8 +134,12 @@ def bot_names() -> frozenset[tuple[str, str]]:
 
 
 def is_a_bot_name(name: str) -> bool:
-    keys = _keys(name)
-    return any(_same(keys, bot) for bot in bot_names())
+    """Whether ``name`` reads as a bot's, its letter aside ("Search bot B": ``User.shown_name``)."""
+    candidates = [name]
+    words = name.split()
+    if len(words) > 1 and len(words[-1]) <= 2:
+        candidates.append(" ".join(words[:-1]))
+    return any(_same(_keys(c), bot) for c in candidates for bot in bot_names())
 
 
 def display_name_problem(user: User, name: str) -> str | None:

@@ -208,15 +208,18 @@ def recent_opponents(
     rows = (
         Seat.objects.filter(game_id__in=recent_ids)
         .exclude(user=user)
-        .values("user__username", "user__display_name", "user__is_bot")
+        .values("user_id", "user__username")
         .annotate(games=Count("game", distinct=True), last=Max("game__finished_at"))
         .order_by("-games", "-last", "user__username")[:limit]
     )
+    users = User.objects.in_bulk([row["user_id"] for row in rows])
     return [
         {
-            "username": row["user__username"],
-            "name": row["user__display_name"] or row["user__username"],
-            "is_bot": row["user__is_bot"],
+            "username": users[row["user_id"]].username,
+            # The name every page shows (a second bot of a level has its letter).
+            "name": users[row["user_id"]].shown_name,
+            "is_bot": users[row["user_id"]].is_bot,
+            "badge": users[row["user_id"]].is_bot and not users[row["user_id"]].wears_bot_name,
             "games": row["games"],
         }
         for row in rows

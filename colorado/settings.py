@@ -36,10 +36,17 @@ CSRF_TRUSTED_ORIGINS = [SITE_URL]
 TITLE_APPS = [f"titles.{package}" for package in TITLE_PACKAGES]
 #: The title a link or form means when it names none (empty: the first title).
 DEFAULT_TITLE = env.env_str("DEFAULT_TITLE", "")
-#: The site's name in page titles, the header and mails.
+#: The site's name in page titles, the home page, and every mail: its sender's name and
+#: the subject's prefix (``MAIL_SUBJECT_PREFIX``). The site hosts several titles, so its name
+#: is not a title's ("Colorado County" alone would read as that game in a mail about
+#: another): docs/operations.md, "Mail".
 SITE_NAME = env.env_str("SITE_NAME", "Colorado County online")
-#: Its short form: the header's brand, the mails' sender and subject prefix.
+#: Its short form where room is short: the header's brand, the installed app's name.
 SITE_SHORT_NAME = env.env_str("SITE_SHORT_NAME", "Colorado County")
+#: The one prefix of every mail's subject: account mails (allauth), game mails, tournament
+#: mails and the operators' (Django's ``EMAIL_SUBJECT_PREFIX``).
+MAIL_SUBJECT_PREFIX = f"[{SITE_NAME}] "
+EMAIL_SUBJECT_PREFIX = MAIL_SUBJECT_PREFIX
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -135,7 +142,7 @@ ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_LOGOUT_ON_GET = False
 ACCOUNT_USERNAME_MIN_LENGTH = 2
 ACCOUNT_USERNAME_BLACKLIST = ["admin", "bot", "system", "me"]
-ACCOUNT_EMAIL_SUBJECT_PREFIX = f"[{SITE_SHORT_NAME}] "
+ACCOUNT_EMAIL_SUBJECT_PREFIX = MAIL_SUBJECT_PREFIX
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if PRODUCTION else "http"
 # Throttles (counted in the cache): failed sign-ins per address and per login name.
 ACCOUNT_RATE_LIMITS = {
@@ -372,7 +379,7 @@ VAPID_PRIVATE_KEY = env.env_str("VAPID_PRIVATE_KEY", "")
 VAPID_SUBJECT = env.env_str("VAPID_SUBJECT", "")
 # Tests only: accept a push endpoint other than the browsers' push services.
 PUSH_ANY_ENDPOINT = env.env_bool("PUSH_ANY_ENDPOINT", False)
-DEFAULT_FROM_EMAIL = env.env_str("DEFAULT_FROM_EMAIL", f"{SITE_SHORT_NAME} <noreply@{_site_host}>")
+DEFAULT_FROM_EMAIL = env.env_str("DEFAULT_FROM_EMAIL", f"{SITE_NAME} <noreply@{_site_host}>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 
 # --- Security ----------------------------------------------------------------------------

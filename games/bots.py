@@ -199,8 +199,9 @@ def bot_account(*, kind: str, exclude: Iterable[int] = ()) -> User:
                         username=username,
                         is_bot=True,
                         bot_kind=kind,
-                        # The level alone: a number would read as a seat ("Random bot 3"
-                        # at seat 1); the table tells two of a kind apart by their seat.
+                        # The level alone; the second account of a kind is shown with
+                        # a letter ("Random bot B", User.shown_name), never a number,
+                        # which would read as a seat.
                         display_name=f"{kind.capitalize()} bot",
                         email_notifications=User.EmailNotifications.OFF,
                     )

@@ -21,6 +21,7 @@ from games.clocks.sweep import deadlines_sweep
 from games.stalls import bots_requeue
 from notifications.outbox import outbox_requeue
 from notifications.push import push_requeue
+from notifications.push_events import deadline_pushes_queue
 from notifications.services import reminders_due, turn_mails_queue
 from notifications.task_names import REMINDER_MAIL
 
@@ -57,4 +58,5 @@ def _sweep() -> dict[str, int]:
     outcomes["reminders"] = len(seat_ids)
     outcomes["outbox"] = outbox_requeue(now=now)
     outcomes["pushes"] = push_requeue(now=now)
+    outcomes["deadline_pushes"] = deadline_pushes_queue(now=now)
     return outcomes

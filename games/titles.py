@@ -56,6 +56,9 @@ class WebTitle:
     #: selector of the places a player taps on it (their size decides how far a tap zooms
     #: in), or None for a board shown as it is.
     board_zoom: str | None = None
+    #: The home page's card of the title: its picture (a static path, an SVG of our own
+    #: drawing; None: none) and, from ``pitch``, one translated line saying what it is.
+    artwork: str | None = None
     #: Shown on the home page under the title's name; the how-to-play page (None: none).
     home_template: str | None = None
     how_to_play_template: str | None = None
@@ -73,6 +76,10 @@ class WebTitle:
     @property
     def name(self) -> str:
         return str(self.rules.name)
+
+    def pitch(self) -> str:
+        """One line for the home page's card, in the reader's language (empty: none)."""
+        return ""
 
     # --- the new-table form --------------------------------------------------------------
 

@@ -146,8 +146,9 @@ def as_datetime(value: Any) -> Any:
 
 
 def seat_names(doc: dict[str, Any]) -> list[str]:
-    """The players' names by seat. Bots wear their level as name ("Random bot"): two of the
-    same name at one table are told apart by their seat, the number on their token."""
+    """The players' names by seat (``User.shown_name``: a bot its level, "Random bot", and a
+    second bot account of that level a letter, "Random bot B"). Two names that still read
+    the same (accounts named before names were checked) are told apart by their seat."""
     seats = sorted(
         (s for s in doc.get("seats", []) if s.get("seat") is not None), key=lambda s: s["seat"]
     )

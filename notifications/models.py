@@ -96,7 +96,7 @@ class PushSubscription(models.Model):
     that answers 404 or 410 has dropped it: the row is then deleted."""
 
     #: The events a device may push; the settings' check boxes.
-    EVENTS = ("turn", "invitation", "finished")
+    EVENTS = ("turn", "invitation", "finished", "chat", "deadline")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"

@@ -36,6 +36,13 @@ OUTBOX_LOST_AFTER = timedelta(minutes=1)
 OUTBOX_GIVE_UP_AFTER = timedelta(days=3)
 
 
+def subject_line(text: str) -> str:
+    """A mail's subject as every mail of the site has it: ``MAIL_SUBJECT_PREFIX`` (the
+    site's name in brackets; allauth adds the same to the account mails) and the text on one
+    line."""
+    return str(settings.MAIL_SUBJECT_PREFIX) + " ".join(str(text).split())
+
+
 def outbox_add(message: EmailMessage, *, template: str = "") -> list[OutboxMail]:
     """Store ``message`` (already rendered) as one outbox row per recipient and queue its
     task once the caller's transaction commits. No mail server is needed: a request that

@@ -35,7 +35,7 @@ from django.utils.translation import gettext_lazy
 from accounts.models import User
 from colorado.task_queue import queue_task
 from games.models import Game, Invitation, Seat
-from notifications import push_wire
+from notifications import push_texts, push_wire
 from notifications.models import PushMessage, PushSubscription
 from notifications.services import game_title, subject_name, what_is_needed
 from notifications.task_names import PUSH
@@ -53,6 +53,8 @@ EVENT_LABELS = (
     ("turn", gettext_lazy("My turn")),
     ("invitation", gettext_lazy("Invitations and rematch offers")),
     ("finished", gettext_lazy("A game of mine is over")),
+    ("chat", gettext_lazy("Chat messages that name me (@my username)")),
+    ("deadline", gettext_lazy("A deadline close on my turn (my reminder hours)")),
 )
 
 
@@ -266,6 +268,10 @@ def payload(message: PushMessage) -> dict[str, Any] | None:
         else:
             text = _("“%(name)s” invites you to %(title)s") % quoted
         return {"title": _("Invitation"), "body": text, "url": url, "tag": f"invite-{game.pk}"}
+    if message.kind == "chat":
+        return push_texts.chat_payload(message)
+    if message.kind == "deadline":
+        return push_texts.deadline_payload(message)
     return None
 
 

@@ -48,6 +48,7 @@ from games.models import Game, Seat
 from games.snapshots import engine_for, load_state
 from games.titles import web_title
 from notifications.models import Notification
+from notifications.outbox import subject_line
 from notifications.task_names import (
     FINISHED_MAIL,
     INVITATION_MAIL,
@@ -189,7 +190,7 @@ def _render_and_send(user: User, mail: Mail) -> None:
         }
         text = render_to_string(f"emails/{mail.template}.txt", context)
         html = render_to_string(f"emails/{mail.template}.html", context)
-        subject = " ".join(str(mail.subject).split())
+        subject = subject_line(mail.subject)
     message = EmailMultiAlternatives(
         subject=subject,
         body=text,

@@ -54,7 +54,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 PG_BIN = Path("/usr/lib/postgresql") / (os.listdir("/usr/lib/postgresql")[0]) / "bin"
 STALL_BOUND = 90.0
-ACCOUNT = "[Colorado County] "  # the subject prefix of account mails (settings)
+#: The account mails' subjects (allauth's, in English): every mail of the site has the same
+#: prefix (the site's name, settings.MAIL_SUBJECT_PREFIX), so the prefix alone no longer
+#: tells an account mail from a game mail.
+ACCOUNT = re.compile(r"^\[[^]]*\] (Please Confirm Your Email Address|Password Reset Email)$")
 PASSWORD = "drill-the-site-42"  # noqa: S105 (throwaway accounts in a throwaway database)
 
 
@@ -483,7 +486,7 @@ class Drill:
         back = time.monotonic()
         wanted = {"drill-new@example.org", "drill-0@example.org"}
         while time.monotonic() - back < 300 and not wanted <= {
-            m[0] for m in self.smtp.messages if m[1].startswith(ACCOUNT)
+            m[0] for m in self.smtp.messages if ACCOUNT.match(m[1])
         }:
             time.sleep(1)
         arrived = time.monotonic() - back
@@ -491,7 +494,7 @@ class Drill:
         # The account mails asked for while SMTP was down (the players also get game mails,
         # "Game over" and the like, which are not counted here).
         counts = {
-            to: sum(1 for m in self.smtp.messages if m[0] == to and m[1].startswith(ACCOUNT))
+            to: sum(1 for m in self.smtp.messages if m[0] == to and ACCOUNT.match(m[1]))
             for to in wanted
         }
         row = {

@@ -13,7 +13,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from notifications.outbox import outbox_add
+from notifications.outbox import outbox_add, subject_line
 from notifications.services import wants_mail
 from tournaments.models import Tournament
 from webhooks.events import site_link
@@ -45,6 +45,8 @@ def round_mails(t: Tournament, number: int, tables: dict[int, int | None]) -> in
                     _("Standings and every table: %(url)s") % {"url": page},
                 ]
             )
-        outbox_add(EmailMessage(subject, body, to=[user.email]), template="tournament_round")
+        outbox_add(
+            EmailMessage(subject_line(subject), body, to=[user.email]), template="tournament_round"
+        )
         sent += 1
     return sent

@@ -243,7 +243,7 @@ def test_sign_up_answers_while_the_mail_server_is_down_and_the_mail_arrives_once
         send_outbox_mail.delay(row.pk)  # … and the same task delivered a second time
     (message,) = inbox.to(f"{name}@example.org")
     assert len(inbox.messages) == 1
-    assert message["Subject"].startswith("[Colorado County] ")
+    assert message["Subject"].startswith("[Colorado County online] ")
     body = smtp.text_of(message)
     link = _link(body)
     response = client.post(link)

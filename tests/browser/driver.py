@@ -166,6 +166,7 @@ def play_one(page: Page, tally: Tally, *, sell: bool = True) -> bool:
         tally.sales += 1
         tally.actions.append("sell")
     elif page.locator("#flag-form").count():
+        page.once("dialog", lambda d: d.accept())  # a flag asks first, as a sale does
         page.locator("#board .cell.target").first.click()
         tally.flags += 1
         tally.actions.append("flag")

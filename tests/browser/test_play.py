@@ -153,6 +153,7 @@ def test_a_move_appears_on_the_other_players_page_without_reload(
     cell = mover.locator("#board .cell.target").first
     name = cell.get_attribute("data-cell")
     cell.focus()
+    mover.once("dialog", lambda d: d.accept())  # "Place your flag on …?"
     mover.keyboard.press("Enter")
     watcher.wait_for_selector(f'#board [data-cell="{name}"] .flag')
     assert watcher.evaluate("window.__notReloaded") is True

@@ -74,7 +74,10 @@ def test_one_sweep_spends_vacation_moves_for_the_late_and_mails_turns_and_remind
     assert _seat(resting, "alice").deadline > now + timedelta(hours=23)
     assert Move.objects.filter(game=late, actor="timeout", seat=_seat(late, "carol").seat).exists()
     one, two, three = (f"Colorado County, table {g.pk}" for g in (resting, late, close))
-    assert sorted((m.to[0].split("@")[0], m.subject) for m in mailoutbox) == [
+    assert sorted(
+        (m.to[0].split("@")[0], m.subject.removeprefix("[Colorado County online] "))
+        for m in mailoutbox
+    ) == [
         ("alice", f"A vacation day was used in {one}"),
         ("alice", f"Your turn: {one}"),
         ("bob", f"Your turn: {one}"),

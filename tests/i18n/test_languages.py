@@ -257,6 +257,6 @@ def test_a_mail_is_written_in_the_recipients_language_whatever_the_sender_speaks
             now=timezone.now() + timedelta(seconds=settings.TURN_EMAIL_DELAY_SECONDS)
         )
     by_reader = {message.to[0]: message for message in django_mail.outbox}
-    assert by_reader[english.email].subject.startswith("Your turn: ")
-    assert by_reader[french.email].subject.startswith("À vous de jouer")
+    assert by_reader[english.email].subject.startswith("[Colorado County online] Your turn: ")
+    assert by_reader[french.email].subject.startswith("[Colorado County online] À vous de jouer")
     assert "make your sealed bid of cowboys" in by_reader[english.email].body

@@ -38,7 +38,7 @@ def test_each_player_due_gets_one_your_turn_mail(person, two_player_game, mailou
     assert len(mailoutbox) == 2  # both bid at once
     message = _mails_to(mailoutbox, alice)[0]
     title = f"Colorado County, table {game.pk}"
-    assert message.subject == f"Your turn: {title}"
+    assert message.subject == f"[Colorado County online] Your turn: {title}"
     assert f"It is your turn in {title}: make your sealed bid of cowboys." in message.body
     deadline = _seat(game, alice).deadline.astimezone(
         __import__("zoneinfo").ZoneInfo("America/New_York")
@@ -174,7 +174,7 @@ def test_the_digest_lists_every_game_due_least_time_left_first(person, two_playe
     assert mails.digest_send(user_id=alice.pk, now=now) is True
     assert mails.digest_send(user_id=alice.pk, now=now) is False  # once a day
     (message,) = mailoutbox
-    assert message.subject == "Your turn in 2 games"
+    assert message.subject == "[Colorado County online] Your turn in 2 games"
     body = message.body
     assert body.index(f"table {second.pk}") < body.index(f"table {first.pk}")
     assert "4 h 59 min left" in body or "5 h 0 min left" in body
@@ -223,7 +223,7 @@ def test_game_finished_mail_gives_the_result(person, mailoutbox):
     game = services.game_create(creator=alice, players=2, bots=["greedy"])
     game = play_randomly(game, [alice], seed=5)
     assert game.status == Game.Status.FINISHED
-    (message,) = [m for m in mailoutbox if m.subject.startswith("Game over")]
+    (message,) = [m for m in mailoutbox if "] Game over" in m.subject]
     seat = _seat(game, alice)
     if seat.final_rank == 1:
         assert f"You won with {seat.final_score} points!" in message.body
@@ -233,7 +233,7 @@ def test_game_finished_mail_gives_the_result(person, mailoutbox):
     for row in Seat.objects.filter(game=game):
         assert f"{row.final_rank}. {row.user.shown_name}: {row.final_score}" in message.body
     assert mails.finished_mail_send(seat_id=seat.pk) is False
-    assert len([m for m in mailoutbox if m.subject.startswith("Game over")]) == 1
+    assert len([m for m in mailoutbox if "] Game over" in m.subject]) == 1
     # No turn mail after the end, even if a late task runs.
     assert mail.turn_mail_send(seat_id=seat.pk, version=game.version) is False
 

@@ -25,9 +25,9 @@ def _stored(django_capture_on_commit_callbacks, to: str = "clara@example.org") -
     """An account mail stored as in a request whose task never reached a worker (the
     on-commit callback is captured and dropped: a broker wiped, a worker killed)."""
     message = EmailMultiAlternatives(
-        subject="[Colorado County] Password Reset",
+        subject="[Colorado County online] Password Reset",
         body=f"Reset your password: {KEY_LINK}",
-        from_email="Colorado County <noreply@example.org>",
+        from_email="Colorado County online <noreply@example.org>",
         to=[to],
     )
     message.attach_alternative(f'<a href="{KEY_LINK}">Reset</a>', "text/html")

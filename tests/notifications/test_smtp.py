@@ -35,7 +35,10 @@ def test_a_turn_mail_is_delivered_over_smtp_with_its_headers(
     ((sender, recipients, message),) = inbox.messages
     assert recipients == ["alice@example.org"]
     assert "noreply@" in sender
-    assert message["Subject"] == f"Your turn: Colorado County, table {game.pk}"
+    assert (
+        message["Subject"]
+        == f"[Colorado County online] Your turn: Colorado County, table {game.pk}"
+    )
     unfolded = "".join(message["List-Unsubscribe"].split())
     assert unfolded == f"<{mail.unsubscribe_url(user=alice)}>"
     assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"

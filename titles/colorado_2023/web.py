@@ -49,7 +49,11 @@ class Colorado2023Web(WebTitle):
     act_template = "colorado_2023/_act.html"
     how_to_play_template = "colorado_2023/how_to_play.html"
     home_template = "colorado_2023/_home.html"
+    artwork = "colorado_2023/artwork.svg"  # our own drawing, the home page's card
     styles = ("colorado_2023/board.css",)
+
+    def pitch(self) -> str:
+        return _("Call cards, tick your road map and race for the seventh sheriff badge.")
 
     def bot_label(self, kind: str) -> str:
         if kind == "greedy":

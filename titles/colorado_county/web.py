@@ -45,9 +45,13 @@ class ColoradoCountyWeb(WebTitle):
     act_template = "colorado_county/_act.html"
     side_template = "colorado_county/_side.html"
     home_template = "colorado_county/_home.html"
+    artwork = "colorado_county/artwork.svg"  # our own drawing, the home page's card
     how_to_play_template = "colorado_county/how_to_play.html"
     scripts = ("colorado_county/board.js", "colorado_county/play.js")
     styles = ("colorado_county/board.css",)
+
+    def pitch(self) -> str:
+        return _("Sealed bids for land in a valley of lakes, scored four times as values shift.")
 
     def bot_label(self, kind: str) -> str:
         if kind == "greedy":
@@ -111,6 +115,7 @@ class ColoradoCountyWeb(WebTitle):
         return {
             "strings": {
                 "confirm_sell": _("Sell your land on %(cell)s?"),
+                "confirm_flag": _("Place your flag on %(cell)s? It cannot be moved afterwards."),
                 "choose_flag": _("Choose one of the lit flags for this card."),
                 "choose_second": _("Now choose where the second star goes (lit cells)."),
                 "confirm_claim": _("Claim it"),

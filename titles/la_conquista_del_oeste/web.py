@@ -27,9 +27,13 @@ class LaConquistaWeb(WebTitle):
     act_template = "la_conquista_del_oeste/_act.html"
     side_template = "la_conquista_del_oeste/_side.html"
     home_template = "la_conquista_del_oeste/_home.html"
+    artwork = "la_conquista_del_oeste/artwork.svg"  # our own drawing, the home page's card
     how_to_play_template = "la_conquista_del_oeste/how_to_play.html"
     scripts = ("la_conquista_del_oeste/map.js",)
     styles = ("la_conquista_del_oeste/board.css",)
+
+    def pitch(self) -> str:
+        return _("Lead your family west by wagon: earn, gamble and duel to arrive first.")
 
     def form_note(self) -> str:
         return _(

@@ -1,4 +1,4 @@
-"""Setup, turns, movement, towns, prisons and cards (rulings LC-1..LC-30 in
+"""Setup, turns, movement, towns, prisons and cards (rulings LC-1..LC-32 in
 ``titles/la_conquista_del_oeste/docs/rules.md``). Every function here mutates the state it is
 given (``actions`` hands it a private copy) and appends events."""
 

@@ -49,11 +49,11 @@ DECLARATION = Declaration(
     simultaneous=True,  # the seats invited to a poker game answer at once (LC-23)
     chance=True,  # dice, the decks' order
     hidden_information=True,  # Opportunity cards in hand, the decks
-    # p10-p90 of 400 greedy games per seat count, seed 2027 (docs/benchmarks.md, LC-31);
+    # p10-p90 of 400 greedy games per seat count, seed 2027 (docs/benchmarks.md, LC-32);
     # no game outlasts the round limit.
     length=Length(
         unit="rounds",
-        typical={2: (16, 34), 3: (16, 27), 4: (15, 23), 5: (15, 22), 6: (15, 21)},
+        typical={2: (23, 49), 3: (22, 38), 4: (22, 32), 5: (21, 30), 6: (21, 29)},
         most=dict.fromkeys(SEATS, 80),
     ),
     bot_levels=MappingProxyType({"easy": "random", "medium": "greedy", "hard": "search"}),
@@ -71,7 +71,7 @@ def _state(state: Any) -> State:
 
 class LaConquistaDelOesteRules:
     """La Conquista del Oeste (NAC, Madrid, 1982) for 2-6 players, on this site's own map
-    and cards; rulings LC-1..LC-30 in ``titles/la_conquista_del_oeste/docs/rules.md``."""
+    and cards; rulings LC-1..LC-32 in ``titles/la_conquista_del_oeste/docs/rules.md``."""
 
     slug = "la-conquista-del-oeste"
     name = "La Conquista del Oeste"

@@ -97,6 +97,8 @@
   function activate(name) {
     if (mode === "flag") {
       var sel = $("#flag-cell"); if (!sel) return;
+      // A flag stays where it lands: one click asks first, as a sale does (issue 43).
+      if (!window.confirm(S.confirm_flag.replace("%(cell)s", name))) return;
       sel.value = name; submit($("#flag-form"));
     } else if (mode === "sell") {
       if (window.confirm(S.confirm_sell.replace("%(cell)s", name))) {

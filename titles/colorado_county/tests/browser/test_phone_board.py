@@ -102,6 +102,7 @@ def test_the_board_fits_a_phone_then_zooms_to_a_finger_and_a_tap_plays(
     assert page.evaluate(CELL, "#board [data-cell]") >= 40
     # Zoomed: a tap on a lit cell in view plays it.
     index = wait_js(page, f"() => ({IN_FRAME})('#board .cell.target') + 1") - 1
+    page.once("dialog", lambda d: d.accept())  # "Place your flag on …?"
     page.locator("#board .cell.target").nth(index).tap()
     wait_js(page, "v => document.querySelector('.act').dataset.version !== v", arg=version)
     game.refresh_from_db()

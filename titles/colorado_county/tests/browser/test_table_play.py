@@ -32,17 +32,26 @@ def open_table(new_page: Callable[..., Any], base: str, user: Any, game: Any, **
     return page
 
 
+def _first_mover_live(
+    new_page: Callable[..., Any], base: str, player: Callable[[str], Any]
+) -> tuple[Any, Any, Any]:
+    """A table of alice and bob placing flags, the one to act and their page, live."""
+    users = [player("alice"), player("bob")]
+    game = human_table(users)
+    mover, _doc = first_to_act(game, *users)
+    page = open_table(new_page, base, mover, game)
+    page.wait_for_selector(".live-status.on")
+    return game, mover, page
+
+
 def test_a_double_click_on_a_lit_cell_sends_one_move_and_shows_no_error(
     asgi_server: str, new_page: Callable[..., Any], player: Callable[[str], Any]
 ) -> None:
     from games.models import Move
 
-    users = [player("alice"), player("bob")]
-    game = human_table(users)
-    mover, _doc = first_to_act(game, *users)
-    page = open_table(new_page, asgi_server, mover, game)
-    page.wait_for_selector(".live-status.on")
+    game, mover, page = _first_mover_live(new_page, asgi_server, player)
     before = act_version(page)
+    page.once("dialog", lambda d: d.accept())  # the first click's "Place your flag …?"
     page.locator("#board .cell.target").first.dblclick()
     wait_for_change(page, before)
     # A second post, if any, would come back within this: one move only, all along.
@@ -76,6 +85,7 @@ def test_the_board_is_one_tab_stop_the_arrows_move_and_focus_stays_after_a_move(
     # Back to the board and play the lit cell with Enter: the focus stays on that cell.
     stop.focus()
     before = act_version(page)
+    page.once("dialog", lambda d: d.accept())
     page.keyboard.press("Enter")
     wait_for_change(page, before)
     assert page.evaluate("document.activeElement.getAttribute('data-cell')") == start
@@ -298,3 +308,33 @@ def test_answering_a_sale_by_keyboard_keeps_the_focus_in_the_panel(
         " return el === document.body ? null : [el.closest('form')?.id, el.value]; }"
     )
     assert focused == ["interest-form", "yes"]
+
+
+def test_a_flag_asks_before_it_is_placed(
+    asgi_server: str, new_page: Callable[..., Any], player: Callable[[str], Any]
+) -> None:
+    """Issue 43, trial item 8: one click placed a flag for good, while a sale asks first."""
+    from games.models import Move
+
+    game, _mover, page = _first_mover_live(new_page, asgi_server, player)
+    cell = page.locator("#board .cell.target").first
+    name = cell.get_attribute("data-cell")
+    asked: list[str] = []
+
+    def say_no(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    page.once("dialog", say_no)
+    cell.click()
+    wait_js(page, "() => true")  # the dialog's handler has run by the next evaluation
+    assert asked == [f"Place your flag on {name}? It cannot be moved afterwards."]
+    page_stays(page, lambda: not Move.objects.filter(game=game, actor="player").exists(), 1.0)
+    assert page.locator(f'#board [data-cell="{name}"] .flag').count() == 0
+    # Said yes, it is placed.
+    before = act_version(page)
+    page.once("dialog", lambda d: d.accept())
+    page.locator(f'#board [data-cell="{name}"]').click()
+    wait_for_change(page, before)
+    assert page.locator(f'#board [data-cell="{name}"] .flag').count() == 1
+    assert Move.objects.filter(game=game, actor="player").count() == 1

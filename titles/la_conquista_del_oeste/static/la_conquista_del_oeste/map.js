@@ -1,6 +1,7 @@
 /* La Conquista del Oeste: the map's frame. The map is drawn on the server at one map unit
  * per CSS pixel and swapped in after each update; this script opens it on the viewer's
- * pawn, keeps the zoom and the scroll position across swaps, and wires the zoom buttons.
+ * pawn, keeps the zoom and the scroll position across swaps, and wires the zoom buttons
+ * (out, in, the whole map across the frame, back to my pawn).
  * Without it the map still scrolls in its frame (touch, keyboard, mouse). */
 (function () {
   "use strict";
@@ -30,6 +31,12 @@
     w.scrollTop = Math.max(0, cy * zoom - w.clientHeight / 2);
     remember();
   }
+  // The whole map across the frame's width (on a phone, an overview to zoom in from).
+  function fitZoom() {
+    var w = wrap(), svg = map();
+    if (!w || !svg) return zoom;
+    return Math.min(1, w.clientWidth / svg.viewBox.baseVal.width);
+  }
   function remember() {
     var w = wrap();
     if (w) scroll = { left: w.scrollLeft, top: w.scrollTop };
@@ -52,9 +59,11 @@
       bar.addEventListener("click", function (ev) {
         var b = ev.target.closest("button[data-zoom]");
         if (!b) return;
-        var i = STEPS.indexOf(zoom);
-        if (b.dataset.zoom === "in" && i < STEPS.length - 1) setZoom(STEPS[i + 1]);
-        else if (b.dataset.zoom === "out" && i > 0) setZoom(STEPS[i - 1]);
+        var bigger = STEPS.filter(function (z) { return z > zoom + 1e-6; });
+        var smaller = STEPS.filter(function (z) { return z < zoom - 1e-6; });
+        if (b.dataset.zoom === "in" && bigger.length) setZoom(bigger[0]);
+        else if (b.dataset.zoom === "out" && smaller.length) setZoom(smaller[smaller.length - 1]);
+        else if (b.dataset.zoom === "fit") setZoom(fitZoom());
         else if (b.dataset.zoom === "me") { centre(wrap(), map()); remember(); }
       });
     }

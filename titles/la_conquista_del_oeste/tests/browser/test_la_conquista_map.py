@@ -58,6 +58,18 @@ def _overlaps(names: list[dict[str, Any]]) -> list[tuple[str, str]]:
     return out
 
 
+def open_against_bots(page: Any, base: str, *, players: int) -> None:
+    """alice (signed in on ``page``) opens a table of ``players`` against greedy bots from
+    the lobby, and its map is drawn."""
+    sign_in(page, base, "alice", "pw-alice-2026")
+    page.goto(f"{base}/?title=la-conquista-del-oeste")
+    page.select_option("#id_players", str(players))
+    page.fill("#id_bots", str(players - 1))
+    page.select_option("#id_bot_kind", "greedy")
+    page.click("text=Open the table")
+    page.wait_for_selector("#board svg .pawns .pawn")
+
+
 def _check(page: Any) -> dict[str, Any]:
     g = page.evaluate(GEOMETRY)
     assert _overlaps(g["names"]) == []
@@ -78,13 +90,7 @@ def test_the_map_is_readable_on_desktop_and_phone(
 ) -> None:
     player("alice")
     page = new_page(*DESKTOP)
-    sign_in(page, asgi_server, "alice", "pw-alice-2026")
-    page.goto(f"{asgi_server}/?title=la-conquista-del-oeste")
-    page.select_option("#id_players", "4")
-    page.fill("#id_bots", "3")
-    page.select_option("#id_bot_kind", "greedy")
-    page.click("text=Open the table")
-    page.wait_for_selector("#board svg .pawns .pawn")
+    open_against_bots(page, asgi_server, players=4)
     url = page.url
     desktop = _check(page)
     if SHOTS is not None:
@@ -102,3 +108,47 @@ def test_the_map_is_readable_on_desktop_and_phone(
     _check(phone)
     if SHOTS is not None:
         phone.locator(".lc-board-wrap").screenshot(path=str(SHOTS / "la-conquista-east-phone.png"))
+
+
+WIDTHS = """() => {
+  const wrap = document.querySelector('.lc-board-wrap').getBoundingClientRect();
+  const svg = document.querySelector('.lc-map').getBoundingClientRect();
+  return {wrap: wrap.width, map: svg.width, mapHeight: svg.height,
+          page: document.documentElement.scrollWidth};
+}"""
+
+
+def test_on_a_phone_the_whole_map_fits_then_zooms_back_in(
+    asgi_server: str, new_page: Callable[..., Any], player: Callable[[str], Any]
+) -> None:
+    """Issue 43: the map on a phone shows whole on one button (an overview), zooms back to
+    where names are readable, and the action panel stays reachable under it. The README's
+    phone pictures of La Conquista are taken here (``SCREENSHOT_DIR``)."""
+    player("alice")
+    page = new_page(*PHONE, has_touch=True, is_mobile=True, device_scale_factor=2)
+    open_against_bots(page, asgi_server, players=3)
+    opened = page.evaluate(WIDTHS)
+    assert opened["page"] <= PHONE[0]
+    assert opened["map"] > opened["wrap"], "opens readable, on my pawn: wider than the frame"
+    page.click("[data-lc-zoom] [data-zoom=fit]")
+    fitted = page.evaluate(WIDTHS)
+    assert fitted["map"] <= fitted["wrap"] + 1, fitted
+    assert fitted["map"] >= fitted["wrap"] - 40, fitted
+    if SHOTS is not None:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.locator("#board").scroll_into_view_if_needed()
+        page.screenshot(path=str(SHOTS / "la-conquista-phone-fitted.png"))
+    for _ in range(4):  # the steps back to the opening zoom (one map unit a pixel)
+        page.click("[data-lc-zoom] [data-zoom=in]")
+    page.click("[data-lc-zoom] [data-zoom=me]")
+    zoomed = page.evaluate(WIDTHS)
+    assert zoomed["map"] > 3 * fitted["map"]
+    _check(page)  # names readable again, my pawn in view
+    assert page.evaluate(WIDTHS)["page"] <= PHONE[0]
+    if SHOTS is not None:
+        page.screenshot(path=str(SHOTS / "la-conquista-phone-zoomed.png"))
+    panel = page.locator("#act-panel")
+    panel.scroll_into_view_if_needed()
+    assert panel.is_visible()
+    if SHOTS is not None:
+        page.screenshot(path=str(SHOTS / "la-conquista-phone-panel.png"))

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 from typing import Any
 
 import pytest
 
-from titles.la_conquista_del_oeste.engine import data
+from titles.la_conquista_del_oeste.engine import data, routes
 from titles.la_conquista_del_oeste.engine.data import ARRIVALS, CITIES, DATA, NB, distances
 
 RAW: dict[str, Any] = json.loads(data.DATA_FILE.read_text(encoding="utf-8"))
@@ -53,6 +54,23 @@ def test_lc_31_camps_lengthen_the_journey_west() -> None:
     to_pacific = distances(NB, ARRIVALS)
     assert to_pacific["st_louis"] >= 15
     assert min(to_pacific[c] for c in ("boston", "norfolk", "charleston")) >= 20
+
+
+def test_lc_32_a_camp_about_every_16_units_of_trail_touching_the_west() -> None:
+    for edge in RAW["edges"]:
+        a, b = CITIES[edge[0]], CITIES[edge[1]]
+        length = math.dist((a.x, a.y), (b.x, b.y))
+        want = max(0, round(length / 16) - 1) if a.west or b.west else 0
+        assert (edge[2] if len(edge) == 3 else 0) == want, edge
+        assert len([c for c in CITIES.values() if c.trail == (a.id, b.id)]) == want
+    assert len([c for c in CITIES.values() if c.camp]) == 413
+    # The West is a long journey: from the Missouri about forty lines to the Pacific,
+    # some eighteen rolls of the medium bot's routes (LC-31's first camps: ten or eleven).
+    to_pacific = distances(NB, ARRIVALS)
+    assert to_pacific["independence"] >= 40
+    assert to_pacific["st_louis"] >= 45
+    assert routes.to_pacific("independence") >= 16
+    assert routes.to_pacific("boston") >= 25
 
 
 def test_lc_1_prices_west_dearer_and_sale_below_purchase() -> None:

@@ -81,15 +81,18 @@ def test_lc_31_a_move_goes_on_through_camps_up_to_the_die() -> None:
     s, _ = G.apply(s, 0, {"type": "roll"})
     found = dests(s)
     assert "camp-st_louis-independence-2" in found  # two camps out on the trail
-    assert "independence" not in found  # three lines away
+    assert "camp-st_louis-independence-3" not in found  # three lines away
     assert "springfield" in found
     assert "camp-springfield-des_moines-1" not in found
     t = rigged(scene(city="st_louis", outfit=FULL), lambda d: d[0] == 6 and sum(d) != 7)
     t, _ = G.apply(t, 0, {"type": "roll"})
     found = dests(t)
-    assert {"independence", "liberty"} <= found
+    # Liberty lies six lines out (five camps, LC-32), Independence eight (seven camps).
+    assert "liberty" in found
+    assert "independence" not in found
+    assert "camp-st_louis-independence-6" in found
     # no line beyond a town: the pawn stops at the first town it enters
-    assert not any(c in found for c in R.NB["independence"] if CITIES[c].camp and "abilene" in c)
+    assert not any(c in found for c in R.NB["liberty"] if CITIES[c].camp and "st_louis" not in c)
 
 
 def test_lc_6_no_entry_to_the_west_without_a_complete_outfit() -> None:
@@ -99,16 +102,16 @@ def test_lc_6_no_entry_to_the_west_without_a_complete_outfit() -> None:
     assert found
     assert not any(CITIES[c].west for c in found)
     assert "camp-st_louis-independence-2" in found  # the trail's camps lie in the East
-    t = rigged(scene(city="st_louis", outfit=FULL), lambda d: d[0] == 3)
+    t = rigged(scene(city="camp-st_louis-independence-6", outfit=FULL), lambda d: d[0] == 3)
     t, _ = G.apply(t, 0, {"type": "roll"})
-    assert {"independence", "liberty"} <= dests(t)
+    assert "independence" in dests(t)
 
 
 def test_lc_5_roy_bean_without_lily_langtry_sends_to_his_prison() -> None:
-    s = rigged(scene(city="san_antonio", outfit=FULL), lambda d: d[0] == 4 and sum(d) != 7)
+    s = rigged(scene(city="san_antonio", outfit=FULL), lambda d: d[0] == 6 and sum(d) != 7)
     s, _ = G.apply(s, 0, {"type": "roll"})
     found = dests(s)
-    assert "langtry" in found
+    assert "langtry" in found  # five lines away (four camps, LC-32)
     # No passing through the judge's city (nor any town, LC-31).
     assert not any(c.startswith("camp-langtry") or c == "el_paso" for c in found)
     s, ev = G.apply(s, 0, {"type": "move", "to": "langtry"})
@@ -122,7 +125,7 @@ def test_lc_5_roy_bean_without_lily_langtry_sends_to_his_prison() -> None:
 def test_lc_5_lily_langtry_lets_the_pawn_stop_at_the_judge() -> None:
     s = scene(city="san_antonio", outfit=FULL)
     give_card(s, 0, "lily_langtry")
-    s = rigged(s, lambda d: d[0] == 2 and sum(d) != 3)
+    s = rigged(s, lambda d: d[0] == 5 and sum(d) not in NO_OPP)
     s, _ = G.apply(s, 0, {"type": "roll"})
     s, _ = G.apply(s, 0, {"type": "move", "to": "langtry"})
     assert s.players[0].jail == ""
@@ -345,7 +348,7 @@ def _incident_scene(kind: str) -> tuple[object, str]:
     card = next(c for c, v in DATA.incident.items() if v.effect["kind"] == kind)
     s.inc_deck.remove(card)
     s.inc_deck.insert(0, card)
-    return rigged(s, lambda d: max(d) == 1 and sum(d) != 3), card
+    return rigged(s, lambda d: d[0] == 2 and sum(d) not in NO_OPP), card
 
 
 def test_lc_19_incident_on_arriving_at_an_asterisk_space() -> None:
@@ -386,13 +389,13 @@ def test_lc_20_family_stays_when_the_outfit_is_lost_in_the_west() -> None:
     # The pawn may go on through the West to fetch what it lacks ...
     s, _ = G.apply(s, 0, {"type": "end_turn"})
     s.seat = 0
-    s = rigged(s, lambda d: max(d) == 1 and sum(d) != 3)
+    s = rigged(s, lambda d: d[0] == 2 and sum(d) not in NO_OPP)
     s, _ = G.apply(s, 0, {"type": "roll"})
     assert "omaha" in dests(s)
     # ... and the family rejoins once the pawn is back with the outfit complete.
     s.players[0].outfit[item] = 1
     s, ev = G.apply(s, 0, {"type": "move", "to": "liberty"})
-    s = rigged(s, lambda d: max(d) == 1 and sum(d) != 3)
+    s = rigged(s, lambda d: d[0] == 2 and sum(d) not in NO_OPP)
     s.phase = "town"
     quiet = next(c for c, v in DATA.incident.items() if v.effect["kind"] == "none")
     s.inc_deck.remove(quiet)
@@ -404,7 +407,7 @@ def test_lc_20_family_stays_when_the_outfit_is_lost_in_the_west() -> None:
 
 
 def test_lc_21_winning_on_an_arrival_point() -> None:
-    s = rigged(scene(city="sacramento", outfit=FULL), lambda d: max(d) == 1 and sum(d) != 3)
+    s = rigged(scene(city="sacramento", outfit=FULL), lambda d: d[0] == 2 and sum(d) not in NO_OPP)
     s, _ = G.apply(s, 0, {"type": "roll"})
     s, _ev = G.apply(s, 0, {"type": "move", "to": "san_francisco"})
     assert G.is_over(s)
@@ -420,7 +423,8 @@ def test_lc_21_winning_on_an_arrival_point() -> None:
 
 def test_lc_21_no_win_while_the_family_waits_elsewhere() -> None:
     s = rigged(
-        scene(city="sacramento", outfit=FULL, family="reno"), lambda d: max(d) == 1 and sum(d) != 3
+        scene(city="sacramento", outfit=FULL, family="reno"),
+        lambda d: d[0] == 2 and sum(d) not in NO_OPP,
     )
     s, _ = G.apply(s, 0, {"type": "roll"})
     s, _ = G.apply(s, 0, {"type": "move", "to": "san_francisco"})

@@ -99,9 +99,11 @@ def test_a_person_gets_a_your_turn_mail_and_plays_through_the_api() -> None:
     mail.turn_mails_queue(now=timezone.now() + grace)
     due = Seat.objects.get(game=game, seat=game.to_act[0]).user
     # (bob also has the mail inviting him to the table)
-    sent = [m for m in outbox.outbox if m.to == [due.email] and m.subject.startswith("Your turn")]
+    sent = [m for m in outbox.outbox if m.to == [due.email] and "] Your turn" in m.subject]
     assert len(sent) == 1
-    assert sent[0].subject == f"Your turn: La Conquista del Oeste, table {game.pk}"
+    assert sent[0].subject == (
+        f"[Colorado County online] Your turn: La Conquista del Oeste, table {game.pk}"
+    )
     client = Client()
     headers = {"Authorization": f"Bearer {token_create(user=due)}"}
     doc = client.get(f"/api/games/{game.pk}", headers=headers).json()
