@@ -52,7 +52,7 @@ PRISON_TURNS = 6.0  # a double in one roll of six
 #: 1.5-1.6).
 NOISE = 1.6
 #: Share of the per-move budget for one decision, by phase (``search_budget``). Only the
-#: focused moves are searched (about five decisions a game), mostly one a turn.
+#: focused moves are searched (five to eight decisions a game), mostly one a turn.
 BUDGET = {"town": 1.0, "move": 0.4, "after": 1.0}
 _GREEDY = GreedyBot()
 #: The moves the search weighs besides the medium bot's: those that change a race by
