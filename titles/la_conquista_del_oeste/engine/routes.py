@@ -76,6 +76,25 @@ def turns_via(
     return _solve(tuple(sorted((t, after.get(t, UNREACHABLE)) for t in stops)), west_ok, lily)
 
 
+@cache
+def turns_tour(
+    stages: tuple[frozenset[str], ...], west_ok: bool, lily: bool = False, then: str = ""
+) -> dict[str, float]:
+    """Expected movement rolls to stop on one space of each of ``stages`` in turn, then
+    (the outfit complete) on the family's city ``then`` if the family waits, then on the
+    Pacific. A space of two stages ends both at once (a town selling two missing items)."""
+    if not stages:
+        return turns_via(frozenset({then}), True, lily) if then else to_pacific_table(lily)
+    after = turns_tour(stages[1:], west_ok, lily, then)
+    return _solve(tuple(sorted((t, after.get(t, UNREACHABLE)) for t in stages[0])), west_ok, lily)
+
+
+@cache
+def shops(item: str, west: bool) -> frozenset[str]:
+    """The towns of one side of the frontier selling ``item``."""
+    return frozenset(c for c, t in CITIES.items() if item in t.shops and t.west == west)
+
+
 def _solve(ends: tuple[tuple[str, float], ...], west_ok: bool, lily: bool) -> dict[str, float]:
     """Value iteration: ``ends`` are the spaces where the route ends, with the rolls still
     to come from each; every other space costs one roll plus the best stop it offers."""

@@ -56,7 +56,7 @@ def _round_trips(log: list[Record]) -> list[str]:
 def _aimless_moves(log: list[Record]) -> list[str]:
     """Moves of a fully equipped pawn (family with it) to a space farther from the Pacific
     in expected rolls when a nearer one was offered, unless the space has a bank, work
-    or a shop (a reason the bot could name)."""
+    or a shop, or a rival stands there (a duel): a reason the bot could name."""
     bad = []
     for r in log:
         a, s = r["action"], r["state"]
@@ -71,7 +71,8 @@ def _aimless_moves(log: list[Record]) -> list[str]:
         here = leg.cost(p.pos)
         nearer = [c for c in options if leg.cost(c) < here]
         town = CITIES[a["to"]]
-        named = town.bank or town.work or town.shops
+        rivals = {q.pos for k, q in enumerate(s.players) if k != r["seat"] and not q.jail}
+        named = town.bank or town.work or town.shops or a["to"] in rivals
         if nearer and a["to"] not in nearer and not named:
             bad.append(f"seat {r['seat']} went from {p.pos} to {a['to']}, away from the Pacific")
     return bad
@@ -119,12 +120,104 @@ def test_the_search_never_weighs_a_sale_a_second_item_or_a_step_back() -> None:
 def test_the_playout_estimate_ranks_the_player_nearer_the_pacific_first() -> None:
     s = _scene_with({"oxen": 1, "revolver": 1, "provisions": 1, "wagon": 1}, "sacramento")
     s.players[1].pos = "boston"
+    left = [search_hooks.remaining(p) for p in s.players]
+    assert left[0] < left[1]
+    assert search_hooks.win_chance(left[0], left[1]) > 0.95
     start = s.copy()
     start.round = s.round - search_hooks.HORIZON
     guess = search_hooks.playout_estimate(start, s)
     assert guess is not None
-    assert guess[0] > guess[1]
+    assert guess[0] >= guess[1]
     assert search_hooks.playout_estimate(s, s) is None  # not before the horizon
+    four = G.setup(4, "hooks-4").copy()
+    four.players[2].pos, four.players[2].outfit = "sacramento", dict(s.players[0].outfit)
+    four.round = start.round + search_hooks.HORIZON
+    guess = search_hooks.playout_estimate(start, four)
+    assert guess is not None
+    assert max(guess) == guess[2]
+
+
+def test_two_seats_are_scored_by_their_chance_to_win() -> None:
+    """The two-seat estimate is a win or a tie drawn so that its mean is the chance."""
+    s = _scene_with({"oxen": 1, "revolver": 1, "provisions": 1, "wagon": 0}, "denver")
+    s.players[1].pos = "nashville"
+    s.players[1].outfit = {"oxen": 1, "revolver": 1, "provisions": 1, "wagon": 1}
+    start = s.copy()
+    start.round = s.round - search_hooks.HORIZON
+    left = [search_hooks.remaining(p) for p in s.players]
+    chance = search_hooks.win_chance(left[0], left[1], 0.5 if s.seat == 0 else -0.5)
+    assert 0.1 < chance < 0.9
+    draws = []
+    for k in range(2000):
+        s.rng = k
+        guess = search_hooks.playout_estimate(start, s)
+        assert guess in ([1.0, 0.0], [0.0, 1.0], [0.5, 0.5])
+        draws.append(guess[0])
+    assert abs(sum(draws) / len(draws) - chance) < 0.03
+    assert search_hooks.win_chance(10, 10) == 0.5
+    assert search_hooks.win_chance(10, 10, 0.5) > 0.5 > search_hooks.win_chance(12, 10)
+
+
+def test_buying_a_missing_item_where_it_is_sold_never_looks_worse() -> None:
+    """The estimate counts a tour of the shops still needed: the wagon bought in a town
+    that does not sell the revolver also missing is a step forward, not a detour (it was
+    more than a roll). A stop the tour needs pays no toll, so a little is allowed: at most
+    the toll of one stop."""
+    for city, zone in (("san_antonio", "west"), ("st_louis", "east"), ("boston", "east")):
+        for held in ((), ("oxen",), ("oxen", "provisions")):
+            outfit = {i: int(i in held) for i in ("oxen", "revolver", "provisions", "wagon")}
+            s = _scene_with(outfit, city)
+            p = s.players[0]
+            p.money = 5000
+            if zone == "west":
+                p.family = city
+            for item in CITIES[city].shops:
+                if outfit[item]:
+                    continue
+                after = p.copy()
+                after.outfit[item] = 1
+                after.money -= 500
+                slack = max(routes.TOLL.values())
+                assert search_hooks.remaining(after) <= search_hooks.remaining(p) + slack, (
+                    city,
+                    held,
+                    item,
+                )
+
+
+def test_the_search_weighs_the_medium_move_and_the_race_changing_ones_only() -> None:
+    s = _scene_with({"oxen": 1, "revolver": 1, "provisions": 0, "wagon": 0}, "richmond")
+    s.players[1].pos = "boston"
+    assert search_hooks.search_actions(s, 0) == [_greedy_move(s, 0)]  # work, or roll
+    s.phase, s.steps = "move", 6
+    rival = next(a["to"] for a in G.legal_actions(s, 0) if a["type"] == "move")
+    s.players[1].pos = rival
+    weighed = search_hooks.search_actions(s, 0)
+    assert weighed[0] == _greedy_move(s, 0)
+    assert {"type": "move", "to": rival} in weighed  # to duel there
+    s.players[0].outfit["revolver"] = 0
+    assert search_hooks.search_actions(s, 0) == [_greedy_move(s, 0)] or rival == (
+        _greedy_move(s, 0).get("to")
+    )
+
+
+def _greedy_move(s: State, seat: int) -> dict[str, Any]:
+    bot = get_bot(G.slug, "greedy")
+    return choose_action(bot, G, s, seat, random.Random(0))  # noqa: S311 - unused dice
+
+
+def test_the_hard_bot_takes_an_item_from_an_unarmed_rival_in_its_town() -> None:
+    """A rival without a revolver loses a duel for sure: it gives up the item and misses
+    three turns. The medium bot never duels; the hard one does, for an item it lacks."""
+    from games.engine.bots.search import SearchBot
+
+    s = _scene_with({"oxen": 1, "revolver": 1, "provisions": 0, "wagon": 0}, "richmond")
+    s.players[1].pos = "richmond"
+    s.players[1].outfit = {"oxen": 1, "revolver": 0, "provisions": 1, "wagon": 1}
+    assert _greedy_move(s, 0)["type"] != "duel"
+    bot = SearchBot(seconds=None, iterations=100)
+    action, _stats = bot.search(G, s, 0, random.Random(3))  # noqa: S311 - the bot's dice
+    assert action == {"type": "duel", "kind": "steal", "target": 1, "item": "provisions"}
 
 
 def test_a_decision_spends_its_share_of_the_move_budget() -> None:
