@@ -9,9 +9,21 @@ from typing import Any
 
 from games.engine import Generator
 
+from . import actionstep
 from .actionstep import tickable_legs
 from .cards import card_order
-from .data import full_deck
+from .data import (
+    ACTION_OF,
+    END_REWARDS,
+    ENDS,
+    REGION,
+    SALOON_BOXES,
+    TIPI_BOXES,
+    WANTED_BOXES,
+    colour_of,
+    full_deck,
+)
+from .endstep import score
 from .greedy_bot import action_worth, give_worth, rank_calls
 from .state import Player, State
 
@@ -21,18 +33,15 @@ Action = dict[str, Any]
 def determinise(s: State, seat: int, rng: Generator) -> State:
     """A state ``seat`` cannot tell from ``s``. During the action step the others' sheets
     go back to how it began (their sealed moves are dropped: those still acting choose
-    again, those done are taken to have passed). The cards ``seat`` cannot see (the
+    again in the search, those done play the step again as the medium bot would,
+    ``_replay``, rather than be taken to have passed). The cards ``seat`` cannot see (the
     others' hands and the deck) are dealt again at random from the cards not in sight."""
     players = list(s.players)
     if s.phase == "action":
         for q in range(s.n):
             if q != seat:
                 shown = s.shown[q]
-                players[q] = shown.with_(
-                    done=s.players[q].done,
-                    pending=() if s.players[q].done else (s.action,),
-                    log=(),
-                )
+                players[q] = shown.with_(done=s.players[q].done, pending=(s.action,), log=())
     unseen = Counter(full_deck())
     unseen.subtract(s.discard)
     for q, p in enumerate(players):
@@ -47,9 +56,29 @@ def determinise(s: State, seat: int, rng: Generator) -> State:
             k = len(p.hand)
             players[q] = p.with_(hand=tuple(sorted(pool[:k], key=card_order)))
             pool = pool[k:]
+    if s.phase == "action":
+        for q in range(s.n):
+            if q != seat and players[q].done:
+                players[q] = _replay(players[q], rng)
     return s.with_(players=tuple(players), deck=tuple(pool), rng=rng.getrandbits(64))
 
 
+def _replay(p: Player, rng: Generator) -> Player:
+    """A seat that is done with a sealed action step the searching seat has not seen: it
+    did not pass, so it plays the step again (as the medium bot would, from the sheet the
+    step began with and the hand dealt to it) and is done."""
+    for _ in range(MAX_REPLAY):
+        moves = actionstep.legal(p)
+        me = _me(p)
+        a = max(moves, key=lambda m: action_worth(me, m, {}) + rng.random() * 0.05)
+        if a["type"] == "done":
+            break
+        p = actionstep.apply(p, a)
+    return p.with_(done=True, pending=(), log=())
+
+
+#: At most this many moves in a replayed action step.
+MAX_REPLAY = 20
 #: How many moves the search weighs at a decision: the medium bot's best few …
 SEARCH_WIDTH = {"call": 4, "default": 3}
 #: … and of those only the ones the medium bot scores within this margin of its best.
@@ -73,9 +102,14 @@ def search_actions(s: State, seat: int, legal: list[Action]) -> list[Action]:
     if s.phase == "call":
         hands = [len(q.hand) for q in s.players]
         ranked = rank_calls(p.area, hands, bool(tickable_legs(p)), moves)
-        return [
-            a for a in ranked[: SEARCH_WIDTH["call"]] if a["card"][:-2] == ranked[0]["card"][:-2]
-        ] or ranked[:1]
+        out: list[Action] = []
+        kinds: set[str] = set()
+        for a in ranked:  # the medium bot's best call of each action type
+            kind = ACTION_OF[colour_of(a["card"])]
+            if kind not in kinds:
+                kinds.add(kind)
+                out.append(a)
+        return out
     if s.phase == "answer":
         caller = s.players[s.caller].area
         return _close([(-give_worth(_me(p), caller, a["card"]), a) for a in moves], 3)
@@ -96,21 +130,63 @@ def _me(p: Player) -> dict[str, Any]:
     }
 
 
+#: The share of a playout's moves played at random (the rest are the medium bot's).
+PLAYOUT_RANDOM = 0.05
+#: A playout stops at the start of the round this many rounds after it began, and the
+#: sheets are scored as they stand (``playout_estimate``).
+HORIZON = 3
+
+
 def playout_action(s: State, seat: int, legal: list[Action], rng: Generator) -> Action:
-    """The medium bot's choice three times in four (scored from the state, without a
-    view), else a uniform move other than a standing answer or, if possible, "done"."""
+    """The medium bot's move (scored from the state, without building a view), but for
+    ``PLAYOUT_RANDOM`` of the moves a uniform one other than a standing answer or, if
+    possible, "done": the opponent the search meets most is the medium bot, so playouts
+    by its policy show what a move leads to against it."""
     moves = [a for a in legal if a["type"] != "standing"]
-    if rng.random() < 0.25:
+    if rng.random() < PLAYOUT_RANDOM:
         busy = [a for a in moves if a["type"] != "done"] or moves
         return busy[rng.randrange(len(busy))]
     p = s.players[seat]
     kind = moves[0]["type"]
     if kind == "call":
         hands = [len(q.hand) for q in s.players]
-        ranked = rank_calls(p.area, hands, bool(tickable_legs(p)), moves)
-        return ranked[rng.randrange(min(3, len(ranked)))]
+        return rank_calls(p.area, hands, bool(tickable_legs(p)), moves)[0]
     if kind == "give":
         caller = s.players[s.caller].area
         return min(moves, key=lambda a: give_worth(_me(p), caller, a["card"]))
     me = _me(p)
     return max(moves, key=lambda a: action_worth(me, a, {}) + rng.random() * 0.05)
+
+
+def _worth(p: Player, claimed: tuple[int, ...]) -> float:
+    """What a seat's sheet is worth: its score and its progress towards more."""
+    v = float(score(p))
+    for rid in p.flags:
+        r = REGION[rid]
+        legs = len(r.parents)
+        ticked = sum(r.leg(i) in p.legs for i in range(legs))
+        if ticked < legs:
+            v += r.points * (0.1 + 0.5 * ticked / legs)
+    progress = {
+        "wanted": p.wanted / WANTED_BOXES,
+        "saloon": p.saloon / SALOON_BOXES,
+        "tipi_west": 0.0 if p.tipi < 0 else 0.6 * (TIPI_BOXES - 1 - p.tipi) / (TIPI_BOXES - 1),
+        "tipi_east": 0.0 if p.tipi < 0 else 0.6 * p.tipi / (TIPI_BOXES - 1),
+    }
+    for i, end in enumerate(ENDS):
+        if end not in p.ends and claimed[i] < 2:
+            v += 0.5 * END_REWARDS[end][claimed[i]] * progress[end]
+    v += 0.4 * p.nuggets + 0.3 * len(p.hand)
+    for colour in {colour_of(c) for c in p.area}:
+        have = sum(colour_of(c) == colour for c in p.area)
+        v += (0.3, 1.0, 2.5)[min(have, 3) - 1]
+    return v
+
+
+def playout_estimate(start: State, s: State) -> list[float] | None:
+    """Where a playout begun at ``start`` stops: at the call of the round ``HORIZON``
+    rounds later, each seat's score plus what its sheet, nuggets and cards promise
+    (``_worth``); None (play on) before."""
+    if s.phase != "call" or s.round < start.round + HORIZON:
+        return None
+    return [_worth(p, s.claimed) for p in s.players]
