@@ -12,18 +12,7 @@ from games.engine import Generator
 from . import actionstep
 from .actionstep import tickable_legs
 from .cards import card_order
-from .data import (
-    ACTION_OF,
-    END_REWARDS,
-    ENDS,
-    REGION,
-    SALOON_BOXES,
-    TIPI_BOXES,
-    WANTED_BOXES,
-    colour_of,
-    full_deck,
-)
-from .endstep import score
+from .data import ACTION_OF, colour_of, full_deck
 from .greedy_bot import action_worth, give_worth, rank_calls
 from .state import Player, State
 
@@ -80,7 +69,7 @@ def _replay(p: Player, rng: Generator) -> Player:
 #: At most this many moves in a replayed action step.
 MAX_REPLAY = 20
 #: How many moves the search weighs at a decision: the medium bot's best few …
-SEARCH_WIDTH = {"call": 4, "default": 3}
+SEARCH_WIDTH = 3
 #: … and of those only the ones the medium bot scores within this margin of its best.
 SEARCH_MARGIN = 1.5
 
@@ -92,11 +81,13 @@ def _close(scored: list[tuple[float, Action]], width: int) -> list[Action]:
 
 
 def search_actions(s: State, seat: int, legal: list[Action]) -> list[Action]:
-    """The search weighs only the close calls: the medium bot's best few moves (four
-    calls, three of any other kind) that it scores nearly as well as its best, never a
-    standing answer. Where the medium bot sees one clear best move, that is the only
-    candidate and the search plays it at once; with the playouts this engine affords in a
-    couple of seconds, a wider choice left it picking among noise (docs/figures.md)."""
+    """The search weighs only the close calls: the medium bot's best three moves that it
+    scores nearly as well as its best, never a standing answer. Where the medium bot sees
+    one clear best move, that is the only candidate and the search plays it at once; with
+    the playouts this engine affords in a couple of seconds, a wider choice left it
+    picking among noise (docs/figures.md). At a call, the medium bot's best call of each
+    action type: the card named sets the round's action for every seat, which the medium
+    bot's scoring of the call (a card for its own sets) does not weigh."""
     moves = [a for a in legal if a["type"] != "standing"]
     p = s.players[seat]
     if s.phase == "call":
@@ -114,7 +105,7 @@ def search_actions(s: State, seat: int, legal: list[Action]) -> list[Action]:
         caller = s.players[s.caller].area
         return _close([(-give_worth(_me(p), caller, a["card"]), a) for a in moves], 3)
     me = _me(p)
-    return _close([(action_worth(me, a, {}), a) for a in moves], SEARCH_WIDTH["default"])
+    return _close([(action_worth(me, a, {}), a) for a in moves], SEARCH_WIDTH)
 
 
 def _me(p: Player) -> dict[str, Any]:
@@ -132,9 +123,6 @@ def _me(p: Player) -> dict[str, Any]:
 
 #: The share of a playout's moves played at random (the rest are the medium bot's).
 PLAYOUT_RANDOM = 0.05
-#: A playout stops at the start of the round this many rounds after it began, and the
-#: sheets are scored as they stand (``playout_estimate``).
-HORIZON = 3
 
 
 def playout_action(s: State, seat: int, legal: list[Action], rng: Generator) -> Action:
@@ -156,37 +144,3 @@ def playout_action(s: State, seat: int, legal: list[Action], rng: Generator) -> 
         return min(moves, key=lambda a: give_worth(_me(p), caller, a["card"]))
     me = _me(p)
     return max(moves, key=lambda a: action_worth(me, a, {}) + rng.random() * 0.05)
-
-
-def _worth(p: Player, claimed: tuple[int, ...]) -> float:
-    """What a seat's sheet is worth: its score and its progress towards more."""
-    v = float(score(p))
-    for rid in p.flags:
-        r = REGION[rid]
-        legs = len(r.parents)
-        ticked = sum(r.leg(i) in p.legs for i in range(legs))
-        if ticked < legs:
-            v += r.points * (0.1 + 0.5 * ticked / legs)
-    progress = {
-        "wanted": p.wanted / WANTED_BOXES,
-        "saloon": p.saloon / SALOON_BOXES,
-        "tipi_west": 0.0 if p.tipi < 0 else 0.6 * (TIPI_BOXES - 1 - p.tipi) / (TIPI_BOXES - 1),
-        "tipi_east": 0.0 if p.tipi < 0 else 0.6 * p.tipi / (TIPI_BOXES - 1),
-    }
-    for i, end in enumerate(ENDS):
-        if end not in p.ends and claimed[i] < 2:
-            v += 0.5 * END_REWARDS[end][claimed[i]] * progress[end]
-    v += 0.4 * p.nuggets + 0.3 * len(p.hand)
-    for colour in {colour_of(c) for c in p.area}:
-        have = sum(colour_of(c) == colour for c in p.area)
-        v += (0.3, 1.0, 2.5)[min(have, 3) - 1]
-    return v
-
-
-def playout_estimate(start: State, s: State) -> list[float] | None:
-    """Where a playout begun at ``start`` stops: at the call of the round ``HORIZON``
-    rounds later, each seat's score plus what its sheet, nuggets and cards promise
-    (``_worth``); None (play on) before."""
-    if s.phase != "call" or s.round < start.round + HORIZON:
-        return None
-    return [_worth(p, s.claimed) for p in s.players]

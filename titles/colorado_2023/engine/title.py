@@ -54,9 +54,7 @@ DECLARATION = Declaration(
         most=dict.fromkeys(SEATS, 40),
     ),
     bot_levels=MappingProxyType({"easy": "random", "medium": "greedy", "hard": "search"}),
-    hooks=frozenset(
-        {"determinise", "search_actions", "playout_action", "playout_estimate", "ranks"}
-    ),
+    hooks=frozenset({"determinise", "search_actions", "playout_action", "ranks"}),
 )
 #: CO-12: every move of the action step stays hidden until the last seat is done.
 SEALED: Mapping[str, str] = MappingProxyType(dict.fromkeys(STEP_TYPES, "actions_revealed"))
@@ -147,9 +145,6 @@ class Colorado2023Rules:
     def playout_action(self, state: Any, seat: int, rng: Generator) -> dict[str, Any]:
         s = _state(state)
         return determinise.playout_action(s, seat, rules.legal_actions(s, seat), rng)
-
-    def playout_estimate(self, start: Any, state: Any) -> list[float] | None:
-        return determinise.playout_estimate(_state(start), _state(state))
 
 
 RULES = Colorado2023Rules()
