@@ -8,6 +8,7 @@ import pytest
 
 from games.engine import IllegalAction, final_ranks
 from titles.colorado_2023.engine import RULES
+from titles.colorado_2023.engine.data import ACTION_OF, colour_of
 from titles.colorado_2023.engine.endstep import winners
 from titles.colorado_2023.engine.state import Player, State
 
@@ -158,3 +159,41 @@ def test_the_search_weighs_only_close_calls_and_never_a_standing_answer() -> Non
     close = [a["leg"] for a in RULES.search_actions(s, 1)]
     assert sorted(close) == ["L5.0", "L5.2"]
     assert all(a["type"] != "standing" for a in RULES.search_actions(s, 1))
+
+
+def test_a_seat_done_with_its_sealed_step_is_not_taken_to_have_passed() -> None:
+    """Seat 1 ticked its desert and is done: seat 0 cannot see what it did, so the
+    determinised state has it play the step again, but it still shows as before."""
+    s = action_state("check", Player(flags=("T1",)), Player(flags=("D4",), hand=("red-1",)))
+    s, _ = RULES.apply(s, 1, {"type": "tick", "leg": "D4.0"})
+    s, _ = RULES.apply(s, 1, {"type": "done"})
+    for k in range(5):
+        t = RULES.determinise(s, 0, random.Random(k))  # noqa: S311
+        assert t.players[1].done
+        assert "D4.0" in t.players[1].legs  # replayed, not passed
+        assert RULES.view(t, 0)["players"] == RULES.view(s, 0)["players"]
+
+
+def test_the_search_weighs_a_call_of_each_action_type_the_medium_bots_first() -> None:
+    s = RULES.setup(2, "calls")
+    for q in range(2):
+        s, _ = RULES.apply(s, q, {"type": "start", "town": "T1"})
+    calls = RULES.search_actions(s, 0)
+    greedy = RULES.bots["greedy"].choose(
+        RULES,
+        RULES.view(s, 0),
+        RULES.legal_actions(s, 0),
+        random.Random(1),  # noqa: S311
+    )
+    assert calls[0] == greedy
+    assert sorted(ACTION_OF[colour_of(a["card"])] for a in calls) == ["card", "check", "nugget"]
+
+
+def test_playouts_play_the_medium_bots_move_nearly_always() -> None:
+    me = Player(flags=("T2", "D4"), legs=("T2.0",), hand=("red-1",))
+    s = action_state("check", me, Player(flags=("L5",)))
+    moves = [
+        RULES.playout_action(s, 0, random.Random(k))  # noqa: S311
+        for k in range(40)
+    ]
+    assert sum(m == {"type": "tick", "leg": "D4.0"} for m in moves) >= 35
