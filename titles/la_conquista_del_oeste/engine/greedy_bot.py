@@ -18,6 +18,11 @@ RESERVE = 300
 TRADE = frozenset({"offer", "accept", "refuse", "withdraw"})
 
 
+#: A generator for callers that ask the medium bot for a move it makes without drawing
+#: (the search's candidate moves).
+NO_DRAWS = random.Random(0)  # noqa: S311 - the medium bot draws nothing here
+
+
 class GreedyBot:
     name = "greedy"
     reads_view = True

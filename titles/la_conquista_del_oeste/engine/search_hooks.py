@@ -29,14 +29,14 @@ from __future__ import annotations
 
 import itertools
 import math
-import random
 from typing import Any
 
 from games.engine import Generator
+from games.engine._rng import next_u64
 
 from . import actions, routes, views
 from .data import CITIES, DATA
-from .greedy_bot import GreedyBot
+from .greedy_bot import NO_DRAWS, GreedyBot
 from .rules import has_lily
 from .state import Player, State
 
@@ -58,7 +58,6 @@ _GREEDY = GreedyBot()
 #: The moves the search weighs besides the medium bot's: those that change a race by
 #: several turns at once (a robbery's vault, a duel's three missed turns, the railway).
 FOCUS = frozenset({"rob", "duel", "rail"})
-_NO_RNG = random.Random(0)  # noqa: S311 - the medium bot draws nothing
 _TRADE = frozenset({"offer", "accept", "refuse", "withdraw"})
 
 
@@ -71,7 +70,7 @@ def search_actions(s: State, seat: int) -> list[Action]:
     kept = sensible_actions(s, seat, legal)
     if not FOCUS:
         return kept
-    usual = _GREEDY.choose(None, views.view(s, seat), legal, _NO_RNG)
+    usual = _GREEDY.choose(None, views.view(s, seat), legal, NO_DRAWS)
     p = s.players[seat]
     armed = p.outfit["revolver"] > 0
     rivals = {q.pos for t, q in enumerate(s.players) if t != seat and not q.jail}
@@ -185,13 +184,28 @@ def win_chance(mine: float, theirs: float, head_start: float = 0.0) -> float:
     return 0.5 * (1.0 + math.erf(gap / (spread * math.sqrt(2.0))))
 
 
+class _Draws:
+    """Uniform and normal draws from a splitmix64 state (the rules import no ``random``)."""
+
+    def __init__(self, state: int) -> None:
+        self.state = state
+
+    def random(self) -> float:
+        self.state, out = next_u64(self.state)
+        return (out >> 11) / float(1 << 53)
+
+    def gauss(self, mu: float, sigma: float) -> float:
+        u = 1.0 - self.random()  # in (0, 1]: the logarithm is finite
+        return mu + sigma * math.sqrt(-2.0 * math.log(u)) * math.cos(2.0 * math.pi * self.random())
+
+
 def playout_estimate(start: State, s: State) -> list[float] | None:
     if s.phase == "over" or s.round < start.round + HORIZON:
         return None
     left = [remaining(p) for p in s.players]
     # A seat later in the round than another finishes later with as many turns to go.
     later = [((k - s.seat) % s.n) / s.n for k in range(s.n)]
-    noise = random.Random(s.rng)  # noqa: S311 - a playout's dice
+    noise = _Draws(s.rng)  # a playout's dice, from the state's own generator
     if s.n == 2:
         # The search scores a result by its winner only: draw one whose expectation is
         # the estimated chance to win, as a win or a tie rather than a win or a loss
