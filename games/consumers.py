@@ -19,9 +19,9 @@ its group, ``game-<id>``. Frames are ``{"type": "game", "version", "status", "my
   document with the events after ``n``;
 * a player moves with ``{"type": "action", "action" (or the page's "form"), "version",
   "client_id"}`` and gets ``{"type": "answer", "client_id", "status", "body"}``: what
-  ``POST /api/games/<id>/actions`` answers, from the same service (``games.move_answer``),
+  ``POST /api/games/<id>/actions`` answers, from the same service (``games.moves.answer``),
   run in the process's database threads (``games.db_threads``), a game's moves that wait
-  there together made in one transaction (``games.move_queue``);
+  there together made in one transaction (``games.moves.queue``);
 * group messages are not kept (Redis Pub/Sub): one sent while the channel layer was down is
   lost. So every ``SOCKET_RESYNC_SECONDS`` each server process reads the versions of the
   games its sockets show, in one query, and a socket that is behind and got nothing for a
@@ -50,10 +50,12 @@ from django.utils.translation import gettext as _
 
 from accounts.services import socket_ticket_user, token_user
 from colorado.throttling import UserRateThrottle
-from games import db_threads, jsontext, move_answer, move_queue, selectors
+from games import db_threads, jsontext, selectors
+from games.live.broadcast import frame_key, group_name
 from games.models import ChatMessage, Game
+from games.moves import answer as move_answer
+from games.moves import queue as move_queue
 from games.seen import seen_marks
-from games.services import frame_key, group_name
 from games.socket_limits import CLOSE_TOO_MANY, Bucket, key_of, socket_counts
 
 T = TypeVar("T")
@@ -103,16 +105,17 @@ def _open(
         if user is None:
             return None, CLOSE_NOT_ALLOWED, "", None
     user = user if getattr(user, "is_authenticated", False) else None
-    game = selectors.game_with_seats(game_id)
-    if game is None:
+    found = selectors.game_with_seats(game_id)
+    if found is None:
         return user, CLOSE_NOT_FOUND, "", None
-    if not selectors.can_watch(game=game, user=user):
+    game, seats = found
+    if not selectors.can_watch(game=game, user=user, seats=seats):
         return user, CLOSE_NOT_ALLOWED, "", None
     return (
         user,
         None,
         game.title,
-        selectors.socket_frame(selectors.game_document(game=game, user=user), []),
+        selectors.socket_frame(selectors.game_document(game=game, user=user, seats=seats), []),
     )
 
 
@@ -196,11 +199,14 @@ version_watch = VersionWatch()
 
 def _payload(game_id: int, user: Any, since: int) -> dict[str, Any] | None:
 
-    game = selectors.game_with_seats(game_id)
-    if game is None:
+    found = selectors.game_with_seats(game_id)
+    if found is None:
         return None
-    doc = selectors.game_document(game=game, user=user)
-    events = selectors.game_log(game=game, user=user, since=since, chat=False, until=doc["version"])
+    game, seats = found
+    doc = selectors.game_document(game=game, user=user, seats=seats)
+    events = selectors.game_log(
+        game=game, user=user, since=since, chat=False, until=doc["version"], seats=seats
+    )
     return selectors.socket_frame(doc, events)
 
 
@@ -337,7 +343,7 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def _act(self, message: dict[str, Any]) -> None:
         """A move sent over the socket: the same service and the same answer as ``POST
-        /api/games/<id>/actions`` (``games.move_answer``), sent back as ``{"type":
+        /api/games/<id>/actions`` (``games.moves.answer``), sent back as ``{"type":
         "answer", "client_id", "status", "body"}`` — ``status`` and ``body`` are what the
         HTTP endpoint would answer. The move runs in a database thread; meanwhile this
         socket's other messages wait, so the answer comes before the frames that follow

@@ -13,7 +13,6 @@ from typing import Any, TypedDict
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -24,7 +23,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from accounts.http import AuthenticatedHttpRequest
 from accounts.models import User
 from accounts.names import name_key
-from games import bots_only, moves, notes, selectors, services
+from games import bots_only, notes, selectors, services
 from games.clocks.seats import replace_vote_cast, replace_votes_open, seat_resign
 from games.engine import IllegalAction
 from games.errors import (
@@ -33,7 +32,6 @@ from games.errors import (
     NotAllowed,
     NotFound,
     NotSignedIn,
-    StaleVersion,
     TooManyRequests,
     json_error,
     page_error,
@@ -43,7 +41,8 @@ from games.forms import ChatForm, MoveForm, NewTableForm, ReplaceVoteForm
 from games.limits import chat_allowed
 from games.log_words import describe
 from games.models import ChatMessage, Game, Seat
-from games.move_answer import form_refusal
+from games.moves import queue as move_queue
+from games.moves.answer import Sent
 from games.selectors_inbox import lobby_open_tables, next_waiting
 from games.snapshots import engine_for, load_state
 from games.titles import WebTitle, web_title, web_titles
@@ -344,36 +343,31 @@ def panels(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @require_POST
 def act(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A move from the page's form when its socket is away: the one move path, as the
+    socket's and the API's (``games.moves.queue`` → ``games.moves.answer``: the form read by
+    the title's web side, the same refusals, a stale version's ``current`` document). JSON
+    for the page's script, else back to the game page (with the refusal's message)."""
     if not request.user.is_authenticated:
         return error_reply(request, game_id, NotSignedIn(_("Sign in to play.")))
     form = MoveForm(request.POST)
     row = Game.objects.filter(pk=game_id).only("title").first()
     if not form.is_valid() or row is None:
         return error_reply(request, game_id, BadRequest(_("That move was not understood.")))
-    try:
-        action = web_title(row.title).action_from_post(request.POST)
-    except ValidationError as exc:
-        return error_reply(request, game_id, BadRequest(form_refusal(exc)))
-    try:
-        game = moves.action_submit(
-            game_id=game_id,
+    status, body = move_queue.call(
+        game_id,
+        Sent(
             user=request.user,
-            action=action,
+            action=None,
             version=form.cleaned_data.get("version"),
             client_id=form.cleaned_data.get("client_id") or None,
-        )
-    except StaleVersion as exc:
-        # Answer with the current table (``current``, as the API) so the page catches up.
-        current = (
-            selectors.current_document(game_id=game_id, user=request.user, locked=exc.game)
-            if wants_json(request)
-            else None
-        )
-        return error_reply(request, game_id, exc, current=current)
-    except GameError as exc:
-        return error_reply(request, game_id, exc)
+            form={key: request.POST.getlist(key) for key in request.POST},
+            title=row.title,
+        ),
+    )
     if wants_json(request):
-        return JsonResponse(selectors.game_document(game=game, user=request.user))
+        return JsonResponse(body, status=status)
+    if status != 200:
+        messages.error(request, body["message"])
     return redirect("games:game", game_id=game_id)
 
 

@@ -17,8 +17,9 @@ from accounts.models import User
 from accounts.services import token_create
 from games import moves, selectors, services
 from games.engine import get_rules, title_slugs
+from games.live import broadcast
+from games.live.broadcast import frame_key, group_name
 from games.models import Game
-from games.services import frame_key, group_name
 from tests.games.fixtures import invited_pair
 from tests.games.sockets import connect
 from tests.play import act_once
@@ -304,7 +305,7 @@ def test_a_socket_whose_client_left_before_its_resync_is_no_error(
 
         gone.base_send = disconnected
         # The move's frames are lost on the way (a Redis outage): only the watch can tell.
-        monkeypatch.setattr(services, "group_send", lambda *args, **kwargs: None)
+        monkeypatch.setattr(broadcast, "group_send", lambda *args, **kwargs: None)
         await sync_to_async(act_once)(game, *users)
         for consumer in (gone, staying):
             consumer.last_sent = -1e9  # quiet for long enough
