@@ -23,12 +23,14 @@ from games import (
     services,
 )
 from games.bots import level_rows
+from games.chat import chat_post
 from games.engine import title_slugs
 from games.errors import BadRequest, Conflict, NotFound, watch_refused
 from games.limits import chat_throttle
 from games.models import Game
 from games.moves import answer as move_answer
 from games.moves import queue as move_queue
+from games.seen import seat_mark_seen
 
 router = Router(tags=["games"])
 MAX_ID = 2**62
@@ -139,7 +141,7 @@ def read_game(request: HttpRequest, game_id: int) -> Json:
     user = _user(request)
     doc = selectors.game_document(game=game, user=user)
     if doc["my_seat"] is not None:
-        services.seat_mark_seen(game_id=game.pk, user=user, version=game.version)
+        seat_mark_seen(game_id=game.pk, user=user, version=game.version)
     return doc
 
 
@@ -262,7 +264,7 @@ def export_game(request: HttpRequest, game_id: int) -> Json:
 )
 def post_chat(request: HttpRequest, game_id: int, payload: ChatIn) -> Status[Json]:
     user = _user(request)
-    message = services.chat_post(game_id=game_id, user=user, text=payload.text)
+    message = chat_post(game_id=game_id, user=user, text=payload.text)
     return Status(201, selectors.chat_entry(message))
 
 

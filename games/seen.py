@@ -20,11 +20,13 @@ import asyncio
 import logging
 from collections.abc import Mapping
 from functools import cache
+from typing import Any
 
 from django.db import connection
 
 from games import db_threads, rows
 from games.models import Seat
+from games.moves.store import check_id
 
 log = logging.getLogger(__name__)
 
@@ -124,3 +126,12 @@ class SeenMarks:
 
 
 seen_marks = SeenMarks()
+
+
+def seat_mark_seen(*, game_id: int, user: Any, version: Any) -> None:
+    """Record that ``user`` has seen ``game_id`` at ``version`` (never moves backwards)."""
+    if isinstance(version, bool) or not isinstance(version, int) or version < 0:
+        return
+    if user is None or not getattr(user, "is_authenticated", False):
+        return
+    rows.raise_to(Seat, "last_seen_version", version, game=check_id(game_id), user=user.pk)

@@ -1,4 +1,6 @@
-"""Every write to a game goes through here.
+"""A table's life: opened, joined, left, started, aborted, asked for a rematch. A move is
+``games.moves``; the chat ``games.chat``; a seat handed to a bot ``games.handover``; a
+seen mark ``games.seen``.
 
 Each function is keyword-only and runs as ONE database transaction that starts by locking
 the game row (``select_for_update``), so two requests for the same table are serialised:
@@ -16,7 +18,6 @@ seats moved meanwhile (simultaneous bids never collide).
 from __future__ import annotations
 
 import hashlib
-import logging
 import random
 import secrets
 from collections.abc import Iterable, Mapping
@@ -28,41 +29,27 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games import bots as bot_players
-from games import reliability, rows
+from games import reliability
 from games.capacity import table_open_check
 from games.clocks.arithmetic import InvalidClock, resolve_clock
 from games.engine import get_rules, validate_options
-from games.errors import BadRequest, Conflict, NotAllowed, NotFound
+from games.errors import BadRequest, Conflict, NotAllowed
 from games.invitations import invitations_check
-from games.live.broadcast import broadcast
-from games.models import ChatMessage, Game, Invitation, Seat, SeatHandover
+from games.models import Game, Invitation, Seat
 from games.moves import effects
 from games.moves.result import Advance, MoveResult
-from games.moves.store import check_id, locked
+from games.moves.store import locked
 from games.snapshots import engine_for
 from games.titles import default_title
 
-log = logging.getLogger(__name__)
-
 __all__ = [
-    "chat_post",
     "game_abort",
     "game_create",
     "game_join",
     "game_leave",
     "game_rematch",
     "game_start",
-    "seat_hand_to_bot",
-    "seat_mark_seen",
 ]
-
-CHAT_MAX = 500
-
-
-def _seat_of(game: Game, user: Any) -> Seat | None:
-    if user is None or not getattr(user, "is_authenticated", False):
-        return None
-    return Seat.objects.filter(game=game, user=user).first()
 
 
 def _clock_seconds(clock: Any) -> tuple[int, int, int]:
@@ -264,7 +251,7 @@ def game_leave(*, game_id: int, user: User) -> Game:
     is left at it."""
     with transaction.atomic():
         game = locked(game_id)
-        seat = _seat_of(game, user)
+        seat = Seat.objects.filter(game=game, user=user).first()
         if seat is None:
             raise NotAllowed(_("You are not seated at this table."), code="not_a_player")
         if game.status != Game.Status.OPEN:
@@ -362,76 +349,6 @@ def game_abort(*, game_id: int) -> Game:
         Seat.objects.filter(game=game).update(deadline=None, clock_started_at=None)
         effects.after_change(game, bot_due=False)
     return game
-
-
-def seat_mark_seen(*, game_id: int, user: User, version: Any) -> None:
-    """Record that ``user`` has seen ``game_id`` at ``version`` (never moves backwards)."""
-    if isinstance(version, bool) or not isinstance(version, int) or version < 0:
-        return
-    if user is None or not getattr(user, "is_authenticated", False):
-        return
-    rows.raise_to(Seat, "last_seen_version", version, game=check_id(game_id), user=user.pk)
-
-
-HANDOVER_REASONS = ("resign", "vote")
-
-
-def seat_hand_to_bot(*, game_id: int, seat: int, bot_kind: str | None = None, reason: str) -> Seat:
-    """Let a bot (``bot_kind``; default: the table's stand-in, ``games.bots.stand_in_kind``)
-    play a person's ``seat`` for the rest of the game. ``reason``: ``resign``
-    (the player gave up) or ``vote`` (the other players replaced them after missed
-    deadlines). Either way the person is out: they can no longer act at this table and are
-    ranked last (``Seat.is_out``); a ``SeatHandover`` row puts it in the game log. Queues
-    the bot if it must act. 409 ``already_bot`` for a seat a bot already plays."""
-    if reason not in HANDOVER_REASONS:
-        raise BadRequest(_("Unknown reason."), code="bad_reason")
-    with transaction.atomic():
-        game = locked(game_id)
-        if bot_kind is not None and bot_kind not in bot_players.bot_kinds(game.title):
-            raise BadRequest(_("Unknown bot kind."), code="unknown_bot")
-        if game.status != Game.Status.RUNNING:
-            raise Conflict(_("This game is not running."), code="not_running")
-        bot_kind = bot_kind or bot_players.stand_in_kind(game)
-        row = Seat.objects.filter(game=game, seat=seat).select_related("user").first()
-        if row is None:
-            raise NotFound(_("There is no such seat."), code="no_such_seat")
-        if row.bot_kind or row.resigned:
-            raise Conflict(_("A bot already plays that seat."), code="already_bot")
-        row.bot_kind = bot_kind
-        row.resigned = reason == "resign"
-        row.save(update_fields=["bot_kind", "resigned"])
-        SeatHandover.objects.create(
-            game=game,
-            seat=seat,
-            user=row.user,
-            bot_kind=bot_kind,
-            reason=reason,
-            version=game.version,
-        )
-        effects.after_change(
-            game, bot_due=bot_players.bot_to_act(game, [row]) is not None, refresh=True
-        )
-    return row
-
-
-def chat_post(*, game_id: int, user: User, text: Any) -> ChatMessage:
-    """Say something at a table (players only). Reaches the sockets after commit."""
-    if not isinstance(text, str) or not text.strip():
-        raise BadRequest(_("Write something first."), code="empty_message")
-    text = text.strip()
-    if len(text) > CHAT_MAX:
-        raise BadRequest(_("Keep chat messages under 500 characters."), code="message_too_long")
-    with transaction.atomic():
-        game = locked(game_id)
-        if _seat_of(game, user) is None:
-            raise NotAllowed(_("Only the players can chat at this table."), code="not_a_player")
-        message = ChatMessage.objects.create(game=game, user=user, text=text, version=game.version)
-        message_id = message.pk
-        game_pk = int(game.pk)
-        transaction.on_commit(
-            lambda: broadcast(game_pk, {"type": "game.chat", "message_id": message_id})
-        )
-    return message
 
 
 def game_rematch(*, game_id: int, user: User) -> Game:

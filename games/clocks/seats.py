@@ -14,9 +14,9 @@ from accounts.models import User
 from games.bots import stand_in_kind
 from games.clocks.seat_clock import counts_as_person
 from games.errors import BadRequest, Conflict, NotAllowed, NotFound
+from games.handover import seat_hand_to_bot
 from games.live.broadcast import announce_update
 from games.models import Game, ReplaceVote, Seat
-from games.services import seat_hand_to_bot
 
 #: Misses after which the other players of a waiting table may vote to replace the player.
 MISSES_BEFORE_VOTE = 2

@@ -2,7 +2,7 @@
 
 Everything here runs after the commit of the change it tells of: a rolled back change is
 never told. A channel layer that fails is logged and the change stays committed; the sockets
-catch up by themselves (``games.consumers``, ``VersionWatch``).
+catch up by themselves (``games.live.watch.VersionWatch``).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from typing import Any
 from django.db import transaction
 
 from colorado.realtime import group_send
+from games.live.frames import frames_json, move_frames_and_documents
 from games.models import Game, Move, Seat
-from games.selectors import frames_json, move_frames_and_documents
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +35,7 @@ def frame_key(seat: int | None) -> str:
 
 def layer_failed(what: str, game_id: int, exc: Exception) -> None:
     """Log an after-commit step that failed. The change is committed; the sockets catch up
-    by themselves (games/consumers.py, ``VersionWatch``) and the periodic sweep queues a lost
+    by themselves (``games.live.watch.VersionWatch``) and the periodic sweep queues a lost
     bot move, so an unreachable Redis is one line per step, not a traceback for every move
     of an outage; anything else (a bug in building the frames) keeps its traceback."""
     from kombu.exceptions import OperationalError as BrokerUnreachable

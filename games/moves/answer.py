@@ -1,7 +1,7 @@
 """A player's move and its answer, the same on every surface.
 
 The socket's ``{"type": "action"}`` message (``games.consumers``), ``POST
-/api/games/<id>/actions`` (``games.api``) and the page's no-socket form (``games.views.act``)
+/api/games/<id>/actions`` (``games.api``) and the page's no-socket form (``games.web.posts.act``)
 all reach ``answers`` through ``games.moves.queue``, which hands it a game's moves that
 waited together: the move path (``games.moves.submit``), then for each move either the
 sender's document after the job's moves (with ``applied_version`` and ``replayed``) or the

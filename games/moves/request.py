@@ -2,7 +2,7 @@
 the version it was chosen at and its client id; and the checks that need no database.
 
 Every surface hands its moves over in this one shape (``MoveRequest``): the socket and the
-API through ``games.moves.answer``, the page's no-socket form (``games.views.act``) the
+API through ``games.moves.answer``, the page's no-socket form (``games.web.posts.act``) the
 same way, the bots and the clocks' sweep directly. A page's form is read here and only here
 (``action_from_form``), by the title's web side (``WebTitle.action_from_post``).
 """

@@ -13,10 +13,13 @@ from django.core.management.base import CommandError
 
 from accounts.models import User
 from games import moves, selectors, services
+from games.chat import chat_post
 from games.errors import Conflict, IllegalMove, NotAllowed, StaleVersion
+from games.handover import seat_hand_to_bot
 from games.models import Game, Move, Seat
 from games.moves import effects
 from games.moves.result import MoveResult
+from games.seen import seat_mark_seen
 from tests.play import play_randomly
 
 # transaction=True: on_commit callbacks (broadcast, bot task) really run after each move.
@@ -276,7 +279,7 @@ def test_resigned_seat_is_played_by_the_bot(make_user: Callable[..., User]) -> N
     alice, bob = make_user(), make_user()
     game = services.game_create(creator=alice, players=2, options=RANDOM_FLAGS)
     services.game_join(game_id=game.pk, user=bob)
-    services.seat_hand_to_bot(game_id=game.pk, seat=_seat(game, bob), reason="resign")
+    seat_hand_to_bot(game_id=game.pk, seat=_seat(game, bob), reason="resign")
     with pytest.raises(NotAllowed):
         moves.action_submit(game_id=game.pk, user=bob, action={"type": "bid", "cowboys": []})
     game.refresh_from_db()
@@ -287,15 +290,15 @@ def test_resigned_seat_is_played_by_the_bot(make_user: Callable[..., User]) -> N
 
 def test_chat_is_for_players_and_reaches_the_log(make_user: Callable[..., User]) -> None:
     game, users = _bid_table(make_user, players=2)
-    services.chat_post(game_id=game.pk, user=users[0], text="  good luck  ")
+    chat_post(game_id=game.pk, user=users[0], text="  good luck  ")
     with pytest.raises(NotAllowed):
-        services.chat_post(game_id=game.pk, user=make_user(), text="hi")
+        chat_post(game_id=game.pk, user=make_user(), text="hi")
     entries = [e for e in selectors.game_log(game=game, user=users[1]) if e["type"] == "chat"]
     assert [e["text"] for e in entries] == ["good luck"]
 
 
 def test_mark_seen_never_moves_backwards(make_user: Callable[..., User]) -> None:
     game, users = _bid_table(make_user, players=2)
-    services.seat_mark_seen(game_id=game.pk, user=users[0], version=5)
-    services.seat_mark_seen(game_id=game.pk, user=users[0], version=2)
+    seat_mark_seen(game_id=game.pk, user=users[0], version=5)
+    seat_mark_seen(game_id=game.pk, user=users[0], version=2)
     assert Seat.objects.get(game=game, user=users[0]).last_seen_version == 5
