@@ -11,7 +11,7 @@ from accounts.models import User
 from games.errors import BadRequest, NotAllowed
 from games.live.broadcast import broadcast
 from games.models import ChatMessage, Seat
-from games.moves.store import locked
+from games.store import locked
 
 CHAT_MAX = 500
 

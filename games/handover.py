@@ -11,7 +11,7 @@ from games import bots as bot_players
 from games.errors import BadRequest, Conflict, NotFound
 from games.models import Game, Seat, SeatHandover
 from games.moves import effects
-from games.moves.store import locked
+from games.store import locked
 
 HANDOVER_REASONS = ("resign", "vote")
 

@@ -38,8 +38,8 @@ from games.invitations import invitations_check
 from games.models import Game, Invitation, Seat
 from games.moves import effects
 from games.moves.result import Advance, MoveResult
-from games.moves.store import locked
 from games.snapshots import engine_for
+from games.store import locked
 from games.titles import default_title
 
 __all__ = [

@@ -17,11 +17,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games import db_threads, selectors
+from games import selectors
 from games.errors import GameError, NotSignedIn, StaleVersion, error_body, kept
 from games.moves.request import MoveRequest, action_from_form, check_request
 from games.moves.result import MoveResult, Outcome
 from games.moves.submit import submit
+from games.store import store
 
 Json = dict[str, Any]
 
@@ -93,9 +94,7 @@ def answers(game_id: int, sent: Sequence[Sent]) -> list[tuple[int, Json]]:
         result: MoveResult | None = None
         outcomes: list[Outcome]
         try:
-            result = db_threads.writing(
-                functools.partial(submit, game_id=game_id, requests=requests)
-            )
+            result = store().writing(functools.partial(submit, game_id=game_id, requests=requests))
             outcomes = result.outcomes
         except GameError as exc:
             outcomes = [kept(exc)] * len(requests)

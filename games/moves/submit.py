@@ -2,16 +2,18 @@
 or the clock's — is made here, read top to bottom:
 
 1. **load**: ONE transaction that starts by locking the game, its seats (with their users)
-   and finding what the sending seat's client id already made (``store.lock_move_rows``);
+   and finding what the sending seat's client id already made (``games.store``: one
+   statement on PostgreSQL, the plain way elsewhere);
 2. **check** each request: a client id this seat already used answers with the version its
    move made (a retry, nothing applied); the game must run, the seat be the sender's (or
    the bot's), its person still in, the version not stale (``_refusal``);
 3. **apply**: the engine applies the action (``IllegalAction`` → 422, nothing written);
 4. **store**: the ``Move`` row (and a sealed action's ``SealedMove``, ``games.sealing``),
    the seats whose decisions changed, the result when the game ends, the game's row — all
-   in one collected statement (``rows.collecting``); the durable effects of each move
-   (``effects.DURABLE``: clocks, mails and webhooks owed) and, when the game ends,
-   ``effects.DURABLE_FINISH`` (ratings, …) in the same transaction;
+   in one collected batch (``store().collecting()``: one statement on PostgreSQL); the
+   durable effects of each move (``effects.DURABLE``: clocks, mails and webhooks owed)
+   and, when the game ends, ``effects.DURABLE_FINISH`` (ratings, …) in the same
+   transaction;
 5. **hand on** an explicit ``MoveResult`` (game, seats, state, moves and their events, each
    request's outcome) to the after-commit effects (``effects.AFTER_COMMIT``: frames, inbox
    counts, mails, tournaments, the bot's wake-up), which fill in each seat's document, and
@@ -45,11 +47,12 @@ from games.errors import (
     kept,
 )
 from games.models import Game, Move, Seat
-from games.moves import effects, store
+from games.moves import effects
 from games.moves.request import MoveRequest, check_request
 from games.moves.result import Advance, MoveResult, Outcome
 from games.sealing import Pending, seal
 from games.snapshots import engine_for, load_state
+from games.store import client_ids_used, store
 
 __all__ = ["action_submit", "submit"]
 
@@ -76,19 +79,20 @@ def submit(*, game_id: int, requests: Sequence[MoveRequest]) -> MoveResult:
     advances: list[Advance] = []
     with transaction.atomic():
         # 1. load
-        game, seats, applied = store.lock_move_rows(
+        db = store()
+        game, seats, applied = db.lock_move_rows(
             game_id, first.client_id, user=first.user, seat=first.seat
         )
         state: Any = None
         fields: dict[str, None] = {}
         # (seat, client id) → the version it made: before this batch, then in it.
         made = (
-            store.client_ids_used(game, [r.client_id for r in requests[1:] if r.client_id])
+            client_ids_used(game, [r.client_id for r in requests[1:] if r.client_id])
             if len(requests) > 1
             else {}
         )
         sealed = Pending()
-        with rows.collecting():
+        with db.collecting():
             for index, request in enumerate(requests):
                 # 2. check
                 if index:
