@@ -14,7 +14,7 @@ from django.db.models import Model
 from accounts.models import User
 from games import rows, services
 from games.models import Game, Seat
-from games.moves import store
+from games.store import store
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
