@@ -10,11 +10,9 @@ class AccountsConfig(AppConfig):
         from django.db.models.signals import post_delete, post_save
 
         from accounts.models import ApiToken, User
-        from accounts.ratings import on_game_finished
         from accounts.services import token_cache_clear
-        from games.signals import game_finished
 
-        game_finished.connect(on_game_finished, dispatch_uid="accounts.ratings")
+        # Ratings follow a finished game: named in games.moves.effects.DURABLE_FINISH.
         for signal in (post_save, post_delete):
             for model in (User, ApiToken):
                 signal.connect(

@@ -73,9 +73,10 @@ def ratings_apply(*, game: Any) -> list[RatingChange]:
     """Rate a finished game once; return the new ``RatingChange`` rows (empty if nothing).
 
     Caller duty: call inside the transaction that finishes the game, holding the game's row
-    lock (the ``game_finished`` receiver does). Aborted and unrated games are skipped, and so
-    is a game already rated. Ratings rows are locked in user order, so games finishing at the
-    same moment with a common player serialise instead of losing an update.
+    lock (``ratings_on_finish``, a durable effect of the finishing move, does). Aborted and
+    unrated games are skipped, and so is a game already rated. Ratings rows are locked in
+    user order, so games finishing at the same moment with a common player serialise
+    instead of losing an update.
     """
 
     if game.status != Game.Status.FINISHED or not game.rated:
@@ -133,9 +134,10 @@ def ratings_apply(*, game: Any) -> list[RatingChange]:
         return changes
 
 
-def on_game_finished(sender: Any, *, game: Any, **kwargs: Any) -> None:
-    """``games.signals.game_finished`` receiver (inside the finishing transaction)."""
-    ratings_apply(game=game)
+def ratings_on_finish(result: Any) -> None:
+    """The durable effect of a move that ends a game (``games.moves.effects.DURABLE_FINISH``,
+    a ``MoveResult``), inside its transaction."""
+    ratings_apply(game=result.game)
 
 
 @dataclass(frozen=True)

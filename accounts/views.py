@@ -1,6 +1,6 @@
 """Pages of the accounts app: settings (and API tokens), leaderboard, profiles. Thin: forms
 and selectors. (A finished game's verify, rematch and replay pages are in
-``games.views_finished``.)"""
+``games.web.finished``.)"""
 
 from __future__ import annotations
 

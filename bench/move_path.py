@@ -2,8 +2,8 @@
 """The move path alone, without HTTP or sockets (not a timed test).
 
 Plays ``--games`` four-player games of random legal moves through
-``games.move_answer.answer`` (one move of the service both the socket and the HTTP
-endpoint reach through ``games.move_queue``: the move's transaction, the frames of every
+``games.moves.answer.answer`` (one move of the service both the socket and the HTTP
+endpoint reach through ``games.moves.queue``: the move's transaction, the frames of every
 seat published to the channel layer, the mover's answer) in one thread, and prints per
 move: the calling thread's CPU time, the process's
 (the publish runs in the channel layer's sender thread), the wall time, and the SQL
@@ -40,7 +40,7 @@ def main() -> None:
         "--via",
         choices=["call", "http"],
         default="call",
-        help="call: move_answer.answer in this thread; http: POST /api/games/<id>/actions "
+        help="call: games.moves.answer.answer in this thread; http: POST /api/games/<id>/actions "
         "through Django's whole stack (test client, bearer token, middleware, ninja)",
     )
     parser.add_argument(
@@ -60,8 +60,9 @@ def main() -> None:
     from django.db import connection
 
     from accounts.models import User
-    from games import move_answer, selectors, services
+    from games import selectors, services
     from games.models import Game
+    from games.moves import answer as move_answer
 
     statements = [0]
 

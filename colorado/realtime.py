@@ -47,7 +47,7 @@ SEND_TIMEOUT = 2
 """Seconds a send may take (connecting included) before it is given up, with everything
 queued behind it: a Redis that hangs must not pile up the frames of every move meanwhile,
 and a frame that is not sent is caught up by the sockets themselves within
-``SOCKET_RESYNC_SECONDS`` + 1 s (``games.consumers.VersionWatch``). A local Redis answers a
+``SOCKET_RESYNC_SECONDS`` + 1 s (``games.live.watch.VersionWatch``). A local Redis answers a
 PUBLISH in well under a millisecond."""
 
 
@@ -95,7 +95,7 @@ def _redis_publisher(layer: Any) -> Publisher | None:
                 socket_connect_timeout=SEND_TIMEOUT,
                 socket_timeout=SEND_TIMEOUT,
                 # A send that fails is not tried again: the sockets catch up by themselves
-                # (games.consumers.VersionWatch), and a move must not wait on a dead Redis.
+                # (games.live.watch.VersionWatch), and a move must not wait on a dead Redis.
                 retry=Retry(NoBackoff(), 0),
             )
     with _lock:

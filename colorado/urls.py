@@ -5,16 +5,16 @@ from django.urls import include, path, re_path
 from colorado import views, views_app
 from colorado.api import api
 from colorado.api import not_found as api_not_found
-from games import views as game_views
-from games import views_bots
+from games.web import bots as game_bots
+from games.web import page as game_page
 from notifications import push_views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("games/", include("games.urls")),
-    path("how-to-play/", game_views.how_to_play, name="how_to_play"),
-    path("how-to-play/<slug:slug>/", game_views.how_to_play, name="how_to_play_title"),
-    path("bots/", views_bots.bots_page, name="bots"),
+    path("how-to-play/", game_page.how_to_play, name="how_to_play"),
+    path("how-to-play/<slug:slug>/", game_page.how_to_play, name="how_to_play_title"),
+    path("bots/", game_bots.bots_page, name="bots"),
     path("healthz", views.healthz, name="healthz"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("sw.js", push_views.service_worker, name="service_worker"),

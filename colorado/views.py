@@ -8,7 +8,7 @@ from django.views.decorators.http import require_GET
 
 from colorado.tasks import HEARTBEAT_KEY
 from games.selectors_inbox import games_to_watch
-from games.views import lobby_context
+from games.web.lobby import lobby_context
 
 
 @require_GET

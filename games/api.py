@@ -1,13 +1,13 @@
 """Game endpoints of the JSON API (paths and shapes: docs/api.md). Thin: parse, call a service
 or selector, answer. A ``GameError`` from the services answers as on every surface
-(``games.errors.error_body``, through ``colorado.api.on_game_error``); a stale version
-answers 409 with the caller's current document in ``current`` (``_call``). Each
-operation's own error statuses are declared for the schema with ``errors(...)``."""
+(``games.errors.error_body``, through ``colorado.api.on_game_error``); a move goes the one
+move path (``games.moves.queue`` → ``games.moves.answer``), whose answer (a stale version's
+``current`` document too) is the socket's. Each operation's own error statuses are declared
+for the schema with ``errors(...)``."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
@@ -18,20 +18,21 @@ from colorado.throttling import AnonymousRateThrottle, UserRateThrottle
 from games import (
     bots_only,
     jsontext,
-    move_answer,
-    move_queue,
     selectors,
     selectors_record,
     services,
 )
 from games.bots import level_rows
+from games.chat import chat_post
 from games.engine import title_slugs
-from games.errors import BadRequest, Conflict, NotFound, StaleVersion, watch_refused
+from games.errors import BadRequest, Conflict, NotFound, watch_refused
 from games.limits import chat_throttle
 from games.models import Game
+from games.moves import answer as move_answer
+from games.moves import queue as move_queue
+from games.seen import seat_mark_seen
 
 router = Router(tags=["games"])
-T = TypeVar("T")
 MAX_ID = 2**62
 
 Json = dict[str, Any]
@@ -95,16 +96,6 @@ def _game_to_watch(game_id: int, request: HttpRequest) -> Game:
     return game
 
 
-def _call(request: HttpRequest, game_id: int | None, fn: Callable[[], T]) -> T:
-    """``fn()``; a stale version answers with the caller's current document in
-    ``current`` (other ``GameError``s reach ``colorado.api.on_game_error`` as they are)."""
-    try:
-        return fn()
-    except StaleVersion as exc:
-        current = selectors.current_document(game_id=game_id, user=_user(request), locked=exc.game)
-        raise ApiError.of(exc, current=current) from None
-
-
 @router.post(
     "/games",
     auth=signed_in,
@@ -113,24 +104,20 @@ def _call(request: HttpRequest, game_id: int | None, fn: Callable[[], T]) -> T:
 )
 def create_game(request: HttpRequest, payload: CreateGame) -> Status[Json]:
     user = _user(request)
-    game = _call(
-        request,
-        None,
-        lambda: services.game_create(
-            creator=user,
-            title=payload.game,
-            players=payload.players,
-            options=payload.options,
-            clock=payload.clock,
-            on_timeout=payload.on_timeout,
-            rated=payload.rated,
-            invite=payload.invite,
-            bots=payload.bots,
-            open_seats=payload.open_seats,
-            skip_weekends=payload.skip_weekends,
-            bot_level=payload.bot_level,
-            min_finish_rate=payload.min_finish_rate,
-        ),
+    game = services.game_create(
+        creator=user,
+        title=payload.game,
+        players=payload.players,
+        options=payload.options,
+        clock=payload.clock,
+        on_timeout=payload.on_timeout,
+        rated=payload.rated,
+        invite=payload.invite,
+        bots=payload.bots,
+        open_seats=payload.open_seats,
+        skip_weekends=payload.skip_weekends,
+        bot_level=payload.bot_level,
+        min_finish_rate=payload.min_finish_rate,
     )
     return Status(201, selectors.game_document(game=game, user=user))
 
@@ -154,7 +141,7 @@ def read_game(request: HttpRequest, game_id: int) -> Json:
     user = _user(request)
     doc = selectors.game_document(game=game, user=user)
     if doc["my_seat"] is not None:
-        services.seat_mark_seen(game_id=game.pk, user=user, version=game.version)
+        seat_mark_seen(game_id=game.pk, user=user, version=game.version)
     return doc
 
 
@@ -167,7 +154,7 @@ def read_game(request: HttpRequest, game_id: int) -> Json:
 )
 def join_game(request: HttpRequest, game_id: int) -> Json:
     user = _user(request)
-    game = _call(request, game_id, lambda: services.game_join(game_id=game_id, user=user))
+    game = services.game_join(game_id=game_id, user=user)
     return selectors.game_document(game=game, user=user)
 
 
@@ -182,7 +169,7 @@ def abort_game(request: HttpRequest, game_id: int) -> Json:
     """Nothing more is played and the game is not rated (docs/bots.md, "Tables with no
     person left")."""
     user = _user(request)
-    game = _call(request, game_id, lambda: bots_only.table_abort(game_id=game_id, user=user))
+    game = bots_only.table_abort(game_id=game_id, user=user)
     return selectors.game_document(game=game, user=user)
 
 
@@ -195,7 +182,7 @@ def abort_game(request: HttpRequest, game_id: int) -> Json:
 )
 def leave_game(request: HttpRequest, game_id: int) -> Json:
     user = _user(request)
-    game = _call(request, game_id, lambda: services.game_leave(game_id=game_id, user=user))
+    game = services.game_leave(game_id=game_id, user=user)
     return selectors.game_document(game=game, user=user)
 
 
@@ -277,11 +264,7 @@ def export_game(request: HttpRequest, game_id: int) -> Json:
 )
 def post_chat(request: HttpRequest, game_id: int, payload: ChatIn) -> Status[Json]:
     user = _user(request)
-    message = _call(
-        request,
-        game_id,
-        lambda: services.chat_post(game_id=game_id, user=user, text=payload.text),
-    )
+    message = chat_post(game_id=game_id, user=user, text=payload.text)
     return Status(201, selectors.chat_entry(message))
 
 

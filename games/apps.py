@@ -8,8 +8,3 @@ class GamesConfig(AppConfig):
 
     def ready(self) -> None:
         from games import checks  # noqa: F401 (registers the system checks)
-        from games.clocks import advance
-        from games.signals import game_advanced
-
-        # Clocks start and stop inside the move's transaction (docs/clocks.md).
-        game_advanced.connect(advance.on_game_advanced, dispatch_uid="games.clocks")

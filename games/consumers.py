@@ -7,7 +7,7 @@ its group, ``game-<id>``. Frames are ``{"type": "game", "version", "status", "my
 "seats", "view", "legal_actions", "to_act", "result", "events"}`` with the same filtering as
 ``GET /api/games/<id>``:
 
-* after a move, the server builds each seat's frame once (``selectors.move_frames``) and
+* after a move, the server builds each seat's frame once (``games.live.frames.move_frames``) and
   sends them together in one ``game.frame`` message; a socket sends on the entry of the
   seat its user holds (spectators: the public entry) and nothing else, when it follows the
   version it showed last, and otherwise reads its own document (so a lost or reordered
@@ -19,14 +19,15 @@ its group, ``game-<id>``. Frames are ``{"type": "game", "version", "status", "my
   document with the events after ``n``;
 * a player moves with ``{"type": "action", "action" (or the page's "form"), "version",
   "client_id"}`` and gets ``{"type": "answer", "client_id", "status", "body"}``: what
-  ``POST /api/games/<id>/actions`` answers, from the same service (``games.move_answer``),
+  ``POST /api/games/<id>/actions`` answers, from the same service (``games.moves.answer``),
   run in the process's database threads (``games.db_threads``), a game's moves that wait
-  there together made in one transaction (``games.move_queue``);
+  there together made in one transaction (``games.moves.queue``);
 * group messages are not kept (Redis Pub/Sub): one sent while the channel layer was down is
   lost. So every ``SOCKET_RESYNC_SECONDS`` each server process reads the versions of the
   games its sockets show, in one query, and a socket that is behind and got nothing for a
-  second reads its document (``VersionWatch``): a socket is up to date at most about
-  ``SOCKET_RESYNC_SECONDS`` + 1 s after a change, whatever the layer did, for every client.
+  second reads its document (``games.live.watch.VersionWatch``): a socket is up to date at
+  most about ``SOCKET_RESYNC_SECONDS`` + 1 s after a change, whatever the layer did, for
+  every client.
 
 A move's private frames cross the channel layer (Redis) only inside the server — the same
 trust as the database, which holds every hand and the seed — and reach a socket only as
@@ -45,15 +46,18 @@ from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.db import InterfaceError, OperationalError
 from django.utils.translation import gettext as _
 
 from accounts.services import socket_ticket_user, token_user
 from colorado.throttling import UserRateThrottle
-from games import db_threads, jsontext, move_answer, move_queue, selectors
-from games.models import ChatMessage, Game
+from games import db_threads, jsontext, selectors
+from games.live.broadcast import frame_key, group_name
+from games.live.frames import socket_frame
+from games.live.reads import chat_entry_read, socket_payload
+from games.live.watch import version_watch
+from games.moves import answer as move_answer
+from games.moves import queue as move_queue
 from games.seen import seen_marks
-from games.services import frame_key, group_name
 from games.socket_limits import CLOSE_TOO_MANY, Bucket, key_of, socket_counts
 
 T = TypeVar("T")
@@ -103,113 +107,22 @@ def _open(
         if user is None:
             return None, CLOSE_NOT_ALLOWED, "", None
     user = user if getattr(user, "is_authenticated", False) else None
-    game = selectors.game_with_seats(game_id)
-    if game is None:
+    found = selectors.game_with_seats(game_id)
+    if found is None:
         return user, CLOSE_NOT_FOUND, "", None
-    if not selectors.can_watch(game=game, user=user):
+    game, seats = found
+    if not selectors.can_watch(game=game, user=user, seats=seats):
         return user, CLOSE_NOT_ALLOWED, "", None
     return (
         user,
         None,
         game.title,
-        selectors.socket_frame(selectors.game_document(game=game, user=user), []),
+        socket_frame(selectors.game_document(game=game, user=user, seats=seats), []),
     )
 
 
 #: The same per-player allowance as the HTTP endpoint's, counted in the same bucket.
 MOVE_THROTTLE = UserRateThrottle("1200/min", scope="moves")
-
-
-def _versions(game_ids: list[int]) -> dict[int, int]:
-
-    return dict(Game.objects.filter(pk__in=game_ids).values_list("pk", "version"))
-
-
-# A socket that sent something this recently is not resynchronised yet: the frame of a move
-# committed a moment ago may still be on its way (the database is ahead of the layer).
-QUIET_SECONDS = 1.0
-_WATCH_BATCH = 500
-
-
-class VersionWatch:
-    """The safety net for group messages the channel layer lost (an outage of Redis, a
-    reconnect): every ``SOCKET_RESYNC_SECONDS`` one query reads the current version of
-    every game with an open socket in this process, and each socket that shows an older
-    version and has been quiet for ``QUIET_SECONDS`` reads its own document. Cost: one
-    indexed query per process per period (per 500 games), nothing per socket while the
-    layer works; and it needs only the database, so sockets keep following the games at
-    that pace while Redis is down. A socket that opened while Redis was down joins its
-    group here once Redis is back."""
-
-    def __init__(self) -> None:
-        self.sockets: dict[int, set[GameConsumer]] = {}
-        self.task: asyncio.Task[None] | None = None
-
-    def add(self, consumer: GameConsumer) -> None:
-        self.sockets.setdefault(consumer.game_id, set()).add(consumer)
-        loop = asyncio.get_running_loop()
-        if self.task is None or self.task.done() or self.task.get_loop() is not loop:
-            self.task = loop.create_task(self._run())
-
-    def discard(self, consumer: GameConsumer) -> None:
-        group = self.sockets.get(consumer.game_id)
-        if group is not None:
-            group.discard(consumer)
-            if not group:
-                del self.sockets[consumer.game_id]
-
-    async def _run(self) -> None:
-        from django.conf import settings
-
-        while self.sockets:
-            await asyncio.sleep(settings.SOCKET_RESYNC_SECONDS)
-            try:
-                await self.check()
-            except (InterfaceError, OperationalError) as exc:  # the database is down
-                log.warning("socket version check failed: %s", exc)
-            except Exception:
-                log.exception("socket version check failed")
-
-    async def check(self) -> None:
-        """Bring every socket that is behind its game's version up to date."""
-        for group in list(self.sockets.values()):
-            for consumer in list(group):
-                if not consumer.joined:
-                    await consumer.join_group()
-        ids = sorted(self.sockets)
-        for start in range(0, len(ids), _WATCH_BATCH):
-            versions = await database(_versions, ids[start : start + _WATCH_BATCH])
-            now = asyncio.get_running_loop().time()
-            for game_id, version in versions.items():
-                for consumer in list(self.sockets.get(game_id, ())):
-                    if consumer.version < version and now - consumer.last_sent >= QUIET_SECONDS:
-                        try:
-                            await consumer.resync()
-                        except OSError:  # its client left meanwhile (uvicorn: ClientDisconnected)
-                            log.debug("socket of game %s closed before its resync", game_id)
-                        except Exception:  # one broken socket must not stop the others'
-                            log.exception("socket of game %s could not resync", game_id)
-
-
-version_watch = VersionWatch()
-
-
-def _payload(game_id: int, user: Any, since: int) -> dict[str, Any] | None:
-
-    game = selectors.game_with_seats(game_id)
-    if game is None:
-        return None
-    doc = selectors.game_document(game=game, user=user)
-    events = selectors.game_log(game=game, user=user, since=since, chat=False, until=doc["version"])
-    return selectors.socket_frame(doc, events)
-
-
-def _chat(game_id: int, message_id: int) -> dict[str, Any] | None:
-
-    message = (
-        ChatMessage.objects.select_related("user").filter(pk=message_id, game_id=game_id).first()
-    )
-    return selectors.chat_entry(message) if message is not None else None
 
 
 class GameConsumer(AsyncWebsocketConsumer):
@@ -337,7 +250,7 @@ class GameConsumer(AsyncWebsocketConsumer):
 
     async def _act(self, message: dict[str, Any]) -> None:
         """A move sent over the socket: the same service and the same answer as ``POST
-        /api/games/<id>/actions`` (``games.move_answer``), sent back as ``{"type":
+        /api/games/<id>/actions`` (``games.moves.answer``), sent back as ``{"type":
         "answer", "client_id", "status", "body"}`` — ``status`` and ``body`` are what the
         HTTP endpoint would answer. The move runs in a database thread; meanwhile this
         socket's other messages wait, so the answer comes before the frames that follow
@@ -414,7 +327,7 @@ class GameConsumer(AsyncWebsocketConsumer):
     async def _read_and_send(
         self, *, since: int, mark: bool = False, refresh: bool = False
     ) -> None:
-        payload = await database(_payload, self.game_id, self.user, since)
+        payload = await database(socket_payload, self.game_id, self.user, since)
         if payload is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -472,6 +385,6 @@ class GameConsumer(AsyncWebsocketConsumer):
         message_id = event.get("message_id")
         if not self.opened or not isinstance(message_id, int):
             return
-        entry = await database(_chat, self.game_id, message_id)
+        entry = await database(chat_entry_read, self.game_id, message_id)
         if entry is not None:
             await self.send(text_data=jsontext.dumps(entry))

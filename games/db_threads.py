@@ -11,9 +11,8 @@ locked table never stops another table's move (docs/server.md, "Concurrency").
 
 Each job starts with ``close_old_connections`` (a connection that broke or outlived its age
 is dropped, as Django does around a request) and, with the pool, hands its connection back
-when it is done. In embedded mode (SQLite, one file) writes are serialised by
-``write_lock``: SQLite allows one writer at a time anyway, and taking turns in the process
-beats waiting for its file lock.
+when it is done. In embedded mode (SQLite, one file) the moves' writes take turns
+(``games.store.Store.writing``).
 
 A request's thread that hands a move to the threads gives its own connection back to the
 pool first (``call``): with every connection held by a waiting request thread, the database
@@ -38,8 +37,6 @@ T = TypeVar("T")
 
 _lock = threading.Lock()
 _executor: ThreadPoolExecutor | None = None
-#: Held by every move in embedded (SQLite) mode: one write at a time.
-write_lock = threading.RLock()
 
 
 def _pooled() -> bool:
@@ -104,11 +101,3 @@ def call(fn: Callable[..., T], *args: Any) -> T:
         return fn(*args)
     release()
     return executor().submit(job, fn, *args).result()
-
-
-def writing(fn: Callable[..., T], *args: Any) -> T:
-    """``fn(*args)``, a write: in embedded (SQLite) mode one at a time in the process."""
-    if connection.vendor != "sqlite":
-        return fn(*args)
-    with write_lock:
-        return fn(*args)

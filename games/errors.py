@@ -74,16 +74,11 @@ class Conflict(GameError):
 
 class StaleVersion(Conflict):
     """409 ``stale_version``: the caller's own decision changed since the version it sent.
-    Every surface answers it with the caller's current game document in ``current``."""
+    Every surface answers it with the caller's current game document in ``current``, built
+    from the game and seats the move locked (``games.moves.answer``)."""
 
     code = "stale_version"
     default_message = _("The game moved on since you last looked; here is the current table.")
-
-    def __init__(self, message: Any = None, *, game: Any = None, **extra: Any) -> None:
-        super().__init__(message, **extra)
-        #: The game as the refused move locked it, its seats read along: the caller's
-        #: current document is built from it (``selectors.current_document``), not read again.
-        self.game = game
 
 
 class TooManyRequests(GameError):
@@ -103,7 +98,7 @@ class IllegalMove(GameError):
 
 
 def kept(exc: GameError) -> GameError:
-    """``exc`` kept as a move's outcome (``moves.actions_submit``), without the traceback
+    """``exc`` kept as a move's outcome (``games.moves.submit``), without the traceback
     and the context that tie it to the frames that raised and caught it. With them, the list
     of outcomes in the catching frame and the error made a reference cycle, which kept the
     error, the game, its seats and their users alive until the cycle collector's next pass,

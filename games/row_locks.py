@@ -186,8 +186,9 @@ def lock_family(
     order_by: str,
     lookup: tuple[str, list[Any]] | None = None,
     version: str | None = None,
-) -> tuple[M | None, list[tuple[Any, Any]], bool] | None:
-    """On PostgreSQL, ONE statement that locks the row ``pk`` of ``model`` (its nullable
+) -> tuple[M | None, list[tuple[Any, Any]], bool]:
+    """PostgreSQL only (``games.store.PostgresStore``): ONE statement that locks the row
+    ``pk`` of ``model`` (its nullable
     foreign key ``related`` read along) and then every row of ``children`` whose foreign
     key ``parent`` points at it, in ``order_by`` order (each with its foreign key
     ``child_related`` read along): the same locks in the same order as ``lock_one`` then
@@ -195,8 +196,8 @@ def lock_family(
     in one round trip. ``lookup``: an SQL expression and its parameters computed for each
     child (``p`` is the parent's row, ``c`` the child's). Returns ``(row, [(child, looked
     up), …], current)`` (``(None, [], True)`` when there is no such row); the row is built
-    from the statement's first row, the only one that carries its columns. ``None`` on
-    other backends (SQLite), where the caller takes the two-statement way.
+    from the statement's first row, the only one that carries its columns. Other databases
+    take the plain way (``games.store.Store``).
 
     The lookup reads the statement's snapshot, taken before the lock was granted: a row a
     transaction that held the lock committed meanwhile is not in it. ``current`` says
@@ -204,8 +205,6 @@ def lock_family(
     counter every such transaction raises) read without the lock equals the locked
     row's. When it is not, the caller looks up again in a statement of its own."""
     db = rows.thread_connection()
-    if db.vendor != "postgresql":
-        return None
     extra_sql, extra_params = lookup if lookup is not None else ("NULL", [])
     sql = _family_sql(
         model, related, children, parent, child_related, order_by, extra_sql, version, db.vendor

@@ -11,8 +11,9 @@ Django's connection (same transaction, same converters, so the rows come back as
 usual model instances with the usual Python values on PostgreSQL and SQLite alike).
 
 Only the shapes the move path needs: insert a row, update some fields of rows (a move's
-all in one statement on PostgreSQL: ``collecting``), raise a counter that never moves back,
-read one field of a row, read some fields of the rows whose field is one of some values.
+all in one statement on PostgreSQL: ``collecting``, the batch chosen by ``games.store``),
+raise a counter that never moves back, read one field of a row, read some fields of the
+rows whose field is one of some values.
 """
 
 from __future__ import annotations
@@ -150,11 +151,10 @@ def _pk_text(model: type[Model], vendor: str) -> str:
 
 class Batch:
     """The inserts and updates of a move, collected while ``collecting()`` is open in this
-    thread and sent when it closes: on PostgreSQL as ONE statement (data-modifying
-    ``WITH`` clauses: the inserts, then one ``UPDATE`` per model and set of columns, each
-    row once), elsewhere one statement each, in the order they were made. What the move's
-    code and its receivers read in between comes from the rows in memory, never from the
-    database; a failure raises from the flush and rolls the transaction back."""
+    thread and sent when it closes. What the move's code and its effects read in between
+    comes from the rows in memory, never from the database; a failure raises from the
+    flush and rolls the transaction back. How they are sent is the store's choice
+    (``games.store``): ``EachStatementBatch`` or ``OneStatementBatch``."""
 
     def __init__(self) -> None:
         self.inserts: list[tuple[Model, Sequence[str]]] = []
@@ -164,13 +164,25 @@ class Batch:
         self.updates.setdefault((model, pk), {}).update(values)
 
     def flush(self) -> None:
+        raise NotImplementedError
+
+
+class EachStatementBatch(Batch):
+    """One statement each, in the order they were made (any database)."""
+
+    def flush(self) -> None:
+        for instance, fields in self.inserts:
+            _insert_now(instance, fields)
+        for (model, pk), values in self.updates.items():
+            _update(model, values, f"{pk_column(model)} = %s", [pk])
+
+
+class OneStatementBatch(Batch):
+    """ONE statement (PostgreSQL's data-modifying ``WITH`` clauses: the inserts, then one
+    ``UPDATE`` per model and set of columns, each row once), prepared on the server."""
+
+    def flush(self) -> None:
         db = thread_connection()
-        if db.vendor != "postgresql":
-            for instance, fields in self.inserts:
-                _insert_now(instance, fields)
-            for (model, pk), values in self.updates.items():
-                _update(model, values, f"{pk_column(model)} = %s", [pk])
-            return
         clauses: list[str] = []
         params: list[Any] = []
         for i, (instance, fields) in enumerate(self.inserts):
@@ -249,12 +261,13 @@ def _batch() -> Batch | None:
 
 
 @contextlib.contextmanager
-def collecting() -> Iterator[Batch]:
-    """Collect this thread's ``insert``, ``update`` and ``update_pks`` into one ``Batch``,
-    sent when the block ends without an error (inside the caller's transaction)."""
+def collecting(kind: type[Batch]) -> Iterator[Batch]:
+    """Collect this thread's ``insert``, ``update`` and ``update_pks`` into one batch of
+    ``kind`` (the store's: ``games.store.store().collecting()``), sent when the block ends
+    without an error (inside the caller's transaction)."""
     if _batch() is not None:
         raise RuntimeError("already collecting")
-    batch = _collecting.batch = Batch()
+    batch = _collecting.batch = kind()
     try:
         yield batch
     finally:

@@ -1,4 +1,3 @@
-# ruff: noqa: S608 — the statement's names come from model metadata, quoted; values are parameters.
 """Seen marks: a seat's ``last_seen_version``, raised when its player watches the table
 live while the seat is due, so that no "your turn" mail goes to a player who saw the turn
 come (``notifications.services``).
@@ -19,12 +18,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping
-from functools import cache
-
-from django.db import connection
+from typing import Any
 
 from games import db_threads, rows
 from games.models import Seat
+from games.store import check_id, store
 
 log = logging.getLogger(__name__)
 
@@ -33,49 +31,14 @@ Key = tuple[int, int]  # (game id, user id)
 SEEN_FLUSH_SECONDS = 1.0
 
 
-@cache
-def _batch_sql() -> str:
-    """``mark_many``'s statement on PostgreSQL, built once from the model's names."""
-    quote = connection.ops.quote_name
-    table = quote(Seat._meta.db_table)
-    game, user, seen = (
-        rows.column_name(Seat, name) for name in ("game", "user", "last_seen_version")
-    )
-    pk = quote(Seat._meta.pk.column)
-    return (
-        "WITH v (game_id, user_id, version) AS ("
-        "SELECT * FROM unnest(%s::bigint[], %s::bigint[], %s::integer[])), "
-        f"due AS (SELECT s.{pk} AS id, v.version FROM {table} s "
-        f"JOIN v ON s.{game} = v.game_id AND s.{user} = v.user_id "
-        f"WHERE s.{seen} < v.version FOR UPDATE OF s SKIP LOCKED), "
-        f"done AS (UPDATE {table} s SET {seen} = due.version FROM due WHERE s.{pk} = due.id "
-        f"RETURNING s.{game} AS game_id, s.{user} AS user_id) "
-        "SELECT v.game_id, v.user_id FROM v "
-        "WHERE NOT EXISTS (SELECT 1 FROM done "
-        "WHERE done.game_id = v.game_id AND done.user_id = v.user_id) "
-        f"AND EXISTS (SELECT 1 FROM {table} s WHERE s.{game} = v.game_id "
-        f"AND s.{user} = v.user_id AND s.{seen} < v.version)"
-    )
-
-
 def mark_many(marks: Mapping[Key, int]) -> list[Key]:
     """Raise ``last_seen_version`` of the seat of each ``(game id, user id)`` to its
     version (never lower it). Returns the keys not written because a move held the seat
-    locked (PostgreSQL; the caller tries them again later). Elsewhere (SQLite: one writer
-    at a time anyway) one plain UPDATE each, and nothing is left over."""
+    locked (PostgreSQL; the caller tries them again later). The statements are the
+    store's (``games.store``)."""
     if not marks:
         return []
-    if connection.vendor != "postgresql":
-        for (game_id, user_id), version in marks.items():
-            rows.raise_to(Seat, "last_seen_version", version, game=game_id, user=user_id)
-        return []
-    keys = list(marks)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            _batch_sql(),
-            [[g for g, _u in keys], [u for _g, u in keys], [marks[k] for k in keys]],
-        )
-        return [(int(g), int(u)) for g, u in cursor.fetchall()]
+    return store().seen_marks_raise(marks)
 
 
 class SeenMarks:
@@ -124,3 +87,12 @@ class SeenMarks:
 
 
 seen_marks = SeenMarks()
+
+
+def seat_mark_seen(*, game_id: int, user: Any, version: Any) -> None:
+    """Record that ``user`` has seen ``game_id`` at ``version`` (never moves backwards)."""
+    if isinstance(version, bool) or not isinstance(version, int) or version < 0:
+        return
+    if user is None or not getattr(user, "is_authenticated", False):
+        return
+    rows.raise_to(Seat, "last_seen_version", version, game=check_id(game_id), user=user.pk)

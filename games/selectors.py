@@ -9,15 +9,13 @@ Sealed bid rows and the seed are never read here except the seed of a finished g
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 from django.db.models import F, Q, QuerySet
 
-from games import jsontext, row_locks
+from games import row_locks
 from games.bots import level_of
-from games.engine import views as engine_views
 from games.models import ChatMessage, Game, Invitation, Move, Seat, SeatHandover
 from games.snapshots import engine_for, load_state
 
@@ -26,19 +24,16 @@ __all__ = [
     "SEAT_ORDER_BY",
     "can_watch",
     "chat_entry",
-    "frames_json",
     "game_document",
     "game_log",
     "game_summary",
     "game_with_seats",
     "games_for_user",
-    "move_frames",
     "open_games",
     "seat_for_user",
     "seat_order_key",
     "seats_of",
-    "seats_prefetch",
-    "socket_frame",
+    "seats_read",
     "watchable_games",
 ]
 
@@ -65,42 +60,42 @@ def seat_order_key(seat: Seat) -> tuple[Any, ...]:
     return tuple(part for value in values for part in (value is None, value))
 
 
-def _seats(game: Game) -> list[Seat]:
-    cached: list[Seat] | None = getattr(game, "_prefetched_seats", None)
-    if cached is not None:
-        return cached
+def _seats(game: Game, seats: list[Seat] | None = None) -> list[Seat]:
+    """``seats`` when the caller read them already (with their users), else read."""
+    if seats is not None:
+        return seats
     return list(Seat.objects.filter(game=game).select_related("user").order_by(*SEAT_ORDER_BY))
 
 
-def seats_prefetch(game: Game) -> list[Seat]:
-    """Read the seats (with their users) once; the documents built for ``game`` reuse them."""
-    seats = _seats(game)
-    game._prefetched_seats = seats  # type: ignore[attr-defined]
-    return seats
+def seats_read(game: Game) -> list[Seat]:
+    """The seats of ``game`` with their users, in ``SEAT_ORDER``: read once and hand them to
+    the selectors that take ``seats``."""
+    return _seats(game)
 
 
-def game_with_seats(game_id: int) -> Game | None:
-    """The game ``game_id`` (its creator read along) with its seats and their users, read
+def game_with_seats(game_id: int) -> tuple[Game, list[Seat]] | None:
+    """The game ``game_id`` (its creator read along) and its seats with their users, read
     in two plain statements (``row_locks``: about a third of the ORM's CPU for the same
-    rows) and kept for the documents built from it; None when there is no such game."""
+    rows), for the documents built from them; None when there is no such game."""
     if not 0 < game_id < 2**62:
         return None
     game = row_locks.read_one(Game, game_id, related="created_by")
-    if game is not None:
-        game._prefetched_seats = row_locks.read_children(  # type: ignore[attr-defined]
-            Seat, parent="game", parent_id=game_id, related="user", order_by=SEAT_ORDER
-        )
-    return game
+    if game is None:
+        return None
+    seats = row_locks.read_children(
+        Seat, parent="game", parent_id=game_id, related="user", order_by=SEAT_ORDER
+    )
+    return game, seats
 
 
-def seat_for_user(*, game: Game, user: Any) -> Seat | None:
+def seat_for_user(*, game: Game, user: Any, seats: list[Seat] | None = None) -> Seat | None:
     """The caller's seat at ``game`` (None for spectators and anonymous visitors)."""
     if not _signed_in(user):
         return None
-    return next((s for s in _seats(game) if s.user_id == user.pk), None)
+    return next((s for s in _seats(game, seats) if s.user_id == user.pk), None)
 
 
-def can_watch(*, game: Game, user: Any) -> bool:
+def can_watch(*, game: Game, user: Any, seats: list[Seat] | None = None) -> bool:
     """Who may see a table: the one rule for every channel — the game page and its panels,
     ``GET /api/games/{id}`` and its log, the socket, and a finished game's record (the API
     export, ``replay.json``, the verification page).
@@ -119,7 +114,7 @@ def can_watch(*, game: Game, user: Any) -> bool:
         return True
     if not _signed_in(user):
         return False
-    if any(seat.user_id == user.pk for seat in _seats(game)):
+    if any(seat.user_id == user.pk for seat in _seats(game, seats)):
         return True
     return Invitation.objects.filter(game=game, user=user).exists()
 
@@ -159,7 +154,7 @@ def table_bot_level(game: Game) -> str | None:
 
 def game_summary(*, game: Game, seats: list[Seat] | None = None) -> dict[str, Any]:
     """The public part of the game document (no view, nothing private): for lists."""
-    seats = seats if seats is not None else _seats(game)
+    seats = _seats(game, seats)
     return {
         "id": game.pk,
         "game": game.title,
@@ -188,15 +183,6 @@ def game_summary(*, game: Game, seats: list[Seat] | None = None) -> dict[str, An
     }
 
 
-def current_document(*, game_id: int | None, user: Any, locked: Game | None) -> dict | None:
-    """The caller's current document after a stale refusal (``StaleVersion.game``): built
-    from the game as the refused move locked it, or read when there is none."""
-    game = locked
-    if game is None and game_id is not None:
-        game = Game.objects.select_related("created_by").filter(pk=game_id).first()
-    return game_document(game=game, user=user) if game is not None else None
-
-
 def viewing_seat(mine: Seat | None) -> int | None:
     """The seat whose view and private events ``mine``'s holder is shown: their own, or
     ``None`` (the spectators') once they left it (``Seat.is_out``: resigned or replaced by
@@ -206,10 +192,11 @@ def viewing_seat(mine: Seat | None) -> int | None:
     return mine.seat
 
 
-def game_document(*, game: Game, user: Any) -> dict[str, Any]:
+def game_document(*, game: Game, user: Any, seats: list[Seat] | None = None) -> dict[str, Any]:
     """The game document of docs/api.md for ``user``: their seat's view and legal actions, or the
-    public view and no actions for spectators. The caller checks ``can_watch`` first."""
-    seats = _seats(game)
+    public view and no actions for spectators (``seats``: the game's, when the caller read
+    them). The caller checks ``can_watch`` first."""
+    seats = _seats(game, seats)
     mine = next((s for s in seats if s.user_id == user.pk), None) if _signed_in(user) else None
     return _document(game, seats, mine)
 
@@ -240,55 +227,6 @@ def _document(
             doc["legal_actions"] = engine.legal_actions(state, my_seat)
         doc["decision_version"] = mine.decision_version if mine is not None else None
     return doc
-
-
-#: The keys of a socket frame (``{"type": "game", …}``), taken from the game document.
-FRAME_KEYS = ("version", "status", "my_seat", "seats", "view", "legal_actions", "to_act", "result")
-
-
-def socket_frame(doc: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
-    """The WebSocket frame built from a game document and the log entries it adds."""
-    return {"type": "game", **{k: doc[k] for k in FRAME_KEYS}, "events": events}
-
-
-def move_frames(
-    *, game: Game, moves: Sequence[Move], state: Any
-) -> dict[int | None, dict[str, Any]]:
-    """The socket frame of every seat (by seat number) and of spectators (``None``) right
-    after ``moves`` (one move, or a batch of them in order: the frame carries the events
-    of each), built from what the move's transaction holds in memory (game, seats with
-    their users, the new state): no query. Each frame carries only what
-    ``game_document``/``game_log`` give that seat; each socket passes on its own seat's."""
-    seats = _seats(game)
-    summary = game_summary(game=game, seats=seats)
-    frames: dict[int | None, dict[str, Any]] = {}
-    documents: dict[int | None, dict[str, Any]] = {}
-    holders = [*(s for s in seats if s.seat is not None), None]
-    numbers = [mine.seat if mine is not None else None for mine in holders]
-    views: dict[int | None, dict[str, Any]] = {}
-    if game.state is not None:  # every seat's view at once: the public part built once
-        state = state if state is not None else load_state(game)
-        views = engine_views(engine_for(game), state, numbers)
-    for mine, number in zip(holders, numbers, strict=True):
-        sees = viewing_seat(mine)  # a seat its person left: the spectators' view and events
-        events = [
-            _entry(e, version=move.version, at=move.created_at, actor=move.actor)
-            for move in moves
-            for e in move.events
-            if _visible(e, sees)
-        ]
-        documents[number] = _document(game, seats, mine, state, summary, views.get(sees))
-        frames[number] = socket_frame(documents[number], events)
-    # The mover's answer is one of these documents (games.move_answer): built once.
-    game._move_documents = documents  # type: ignore[attr-defined]
-    return frames
-
-
-def frames_json(frames: dict[int | None, dict[str, Any]]) -> dict[int | None, str]:
-    """Each of ``move_frames``' frames as JSON text (``games.jsontext``): decoded, each text
-    is exactly its frame. (Each frame is encoded whole: with ``orjson`` that is cheaper than
-    comparing the seats' members with the spectators' to encode the shared ones once.)"""
-    return {number: jsontext.dumps(frame) for number, frame in frames.items()}
 
 
 def _visible(event: dict[str, Any], seat: int | None) -> bool:
@@ -342,6 +280,7 @@ def game_log(
     chat: bool = True,
     until: int | None = None,
     between_at_since: bool = False,
+    seats: list[Seat] | None = None,
 ) -> list[dict[str, Any]]:
     """The events ``user`` may see after version ``since`` (up to ``until``), in order, the
     seats handed to a bot after it (``seat_handed_to_bot``: resigned or replaced by vote)
@@ -353,7 +292,7 @@ def game_log(
     version came after it (a client polling at an unchanged version gets them again, told
     apart by ``id``/``at``). Sockets leave it off: they receive such entries live."""
     between_since = since - 1 if between_at_since else since
-    seat = viewing_seat(seat_for_user(game=game, user=user))
+    seat = viewing_seat(seat_for_user(game=game, user=user, seats=seats))
     out: list[dict[str, Any]] = []
     if since < 1 and game.version >= 1 and (until is None or until >= 1):
         out += [

@@ -11,7 +11,7 @@ from django.db.models import Q, QuerySet
 
 from games.engine import get_rules
 from games.models import Game, Invitation, Seat
-from games.selectors import seats_of, seats_prefetch
+from games.selectors import seats_of, seats_read
 
 
 def _signed_in(user: Any) -> bool:
@@ -86,7 +86,7 @@ def inbox(*, user: Any) -> dict[str, Any]:
     invitations = list(_pending_invitations(user))
     for invitation in invitations:
         # Marks for the page's template, on this page's copies of the rows.
-        invitation.seats = seats_prefetch(invitation.game)  # type: ignore[attr-defined]
+        invitation.seats = seats_read(invitation.game)  # type: ignore[attr-defined]
     return {
         "due": due,
         "others": others,

@@ -13,13 +13,13 @@ from games.engine.replay import replay
 from games.log_words import describe
 from games.models import Game, Move, Seat
 from games.sealing import export_rows
-from games.selectors import _iso, _visible, seats_prefetch
+from games.selectors import _iso, _visible, seats_read
 from games.titles import web_title
 
 
 def game_export(*, game: Game) -> dict[str, Any]:
     """The replayable record of a FINISHED game (seed included). Callers check the status."""
-    seats = seats_prefetch(game)
+    seats = seats_read(game)
     return {
         "id": game.pk,
         "game": game.title,

@@ -1,4 +1,6 @@
-"""Every write to a game goes through here.
+"""A table's life: opened, joined, left, started, aborted, asked for a rematch. A move is
+``games.moves``; the chat ``games.chat``; a seat handed to a bot ``games.handover``; a
+seen mark ``games.seen``.
 
 Each function is keyword-only and runs as ONE database transaction that starts by locking
 the game row (``select_for_update``), so two requests for the same table are serialised:
@@ -16,10 +18,9 @@ seats moved meanwhile (simultaneous bids never collide).
 from __future__ import annotations
 
 import hashlib
-import logging
 import random
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.db import transaction
@@ -27,66 +28,28 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from colorado.realtime import group_send
-from colorado.task_queue import eager
-from games import bot_wakeup, reliability, row_locks, rows
 from games import bots as bot_players
+from games import reliability
 from games.capacity import table_open_check
 from games.clocks.arithmetic import InvalidClock, resolve_clock
 from games.engine import get_rules, validate_options
-from games.errors import BadRequest, Conflict, NotAllowed, NotFound
+from games.errors import BadRequest, Conflict, NotAllowed
 from games.invitations import invitations_check
-from games.models import ChatMessage, Game, Invitation, Move, Seat, SeatHandover
-from games.selectors import frames_json, move_frames
-from games.signals import game_advanced
-from games.snapshots import engine_for, remember_state
+from games.models import Game, Invitation, Seat
+from games.moves import effects
+from games.moves.result import Advance, MoveResult
+from games.snapshots import engine_for
+from games.store import locked
 from games.titles import default_title
 
-log = logging.getLogger(__name__)
-
 __all__ = [
-    "chat_post",
     "game_abort",
     "game_create",
     "game_join",
     "game_leave",
     "game_rematch",
     "game_start",
-    "seat_hand_to_bot",
-    "seat_mark_seen",
 ]
-
-CHAT_MAX = 500
-
-
-def group_name(game_id: int) -> str:
-    """The channel-layer group of all of a game's sockets (changes other than moves: each
-    socket then reads its own document)."""
-    return f"game-{game_id}"
-
-
-def frame_key(seat: int | None) -> str:
-    """The key of a seat's frame (``None``: the spectators') in a move's ``game.frame``
-    message; each socket passes on its own entry and nothing else."""
-    return "watch" if seat is None else str(seat)
-
-
-# --- helpers -------------------------------------------------------------------------------
-
-
-def check_id(game_id: Any) -> int:
-    if isinstance(game_id, bool) or not isinstance(game_id, int) or not 0 < game_id < 2**62:
-        raise NotFound()
-    return game_id
-
-
-def locked(game_id: Any) -> Game:
-    # The creator comes along (documents name them); only the game row is locked. Plain SQL
-    # (games.rows): every move starts here.
-    game = row_locks.lock_one(Game, check_id(game_id), related="created_by")
-    if game is None:
-        raise NotFound()
-    return game
 
 
 def _clock_seconds(clock: Any) -> tuple[int, int, int]:
@@ -98,103 +61,6 @@ def _clock_seconds(clock: Any) -> tuple[int, int, int]:
     except (OverflowError, ValueError):  # e.g. 1e308 hours overflows the seconds
         raise BadRequest(_("The clock's hours are out of range."), code=InvalidClock.code) from None
     return settings.initial_seconds, settings.increment_seconds, settings.max_seconds
-
-
-def _seat_of(game: Game, user: Any) -> Seat | None:
-    if user is None or not getattr(user, "is_authenticated", False):
-        return None
-    return Seat.objects.filter(game=game, user=user).first()
-
-
-def game_update_announce(*, game_id: int, version: int, refresh: bool = False) -> None:
-    """On commit, have every socket of the game read its document again (a change other than
-    a move); with ``refresh`` even at the version it shows (a change that keeps the version:
-    a seat handed to a bot, a replace vote cast)."""
-    message = {"type": "game.update", "version": version, "refresh": refresh}
-    transaction.on_commit(lambda: _broadcast(game_id, message))
-
-
-def _layer_failed(what: str, game_id: int, exc: Exception) -> None:
-    """Log an after-commit step that failed. The change is committed; the sockets catch up
-    by themselves (games/consumers.py, ``VersionWatch``) and the periodic sweep queues a lost
-    bot move, so an unreachable Redis is one line per step, not a traceback for every move
-    of an outage; anything else (a bug in building the frames) keeps its traceback."""
-    from kombu.exceptions import OperationalError as BrokerUnreachable
-    from redis.exceptions import RedisError
-
-    if isinstance(exc, (RedisError, BrokerUnreachable, OSError, TimeoutError)):
-        log.warning("%s of game %s failed: %s", what, game_id, exc)
-    else:
-        log.error("%s of game %s failed", what, game_id, exc_info=exc)
-
-
-def _broadcast(game_id: int, message: dict[str, Any]) -> None:
-    try:
-        group_send(group_name(game_id), {"game_id": game_id, **message})
-    except Exception as exc:  # the move is committed; a broken layer must not turn it into a 500
-        _layer_failed("broadcast", game_id, exc)
-
-
-def _send_frames(game: Game, moves: Sequence[Move], state: Any) -> None:
-    """After committed moves (one, or a batch of ``moves.actions_submit``): one
-    ``game.frame`` message to the game's group carrying each seat's frame and the
-    spectators' (``frame_key``), built once here from memory instead of once per socket
-    from the database. It stays inside the server (channel layer); each socket sends on the
-    entry of its own seat only, and a socket that missed a version reads its own document
-    instead (``since``: the version before the first of the moves)."""
-    game_id, version = int(game.pk), int(moves[-1].version)
-    try:
-        frames = move_frames(game=game, moves=moves, state=state)
-        group_send(
-            group_name(game_id),
-            {
-                "type": "game.frame",
-                "game_id": game_id,
-                "version": version,
-                "since": int(moves[0].version) - 1,
-                "to_act": list(game.to_act),
-                "frames": {frame_key(seat): text for seat, text in frames_json(frames).items()},
-            },
-        )
-    except Exception as exc:  # the move is committed; a broken layer must not turn it into a 500
-        _layer_failed("frames", game_id, exc)
-
-
-def after_change(
-    game: Game,
-    *,
-    bot_due: bool,
-    state: Any = None,
-    moves: Sequence[Move] = (),
-    refresh: bool = False,
-) -> None:
-    """Schedule what follows a committed change: remember the state, tell the sockets
-    (moves: their frames; anything else: "read your document again" — with ``refresh`` even at
-    the version they show, for changes that keep the version, like a seat handed to a
-    bot), wake the bot task."""
-    game_id, version = int(game.pk), int(game.version)
-    if state is not None:
-        transaction.on_commit(lambda: remember_state(game, state, version=version))
-    if moves and state is not None:
-        transaction.on_commit(lambda: _send_frames(game, moves, state))
-    else:
-        game_update_announce(game_id=game_id, version=version, refresh=refresh)
-    if bot_due:
-        transaction.on_commit(lambda: _wake_bot(game_id, version))
-
-
-def _wake_bot(game_id: int, version: int) -> None:
-    """Queue the bot's move. The change is committed: a broker that is down (Redis) must not
-    turn it into a 500, nor stop the on-commit steps queued after this one; the periodic
-    sweep queues a bot move that was lost. With eager tasks (tests, scripts) the bot plays
-    right here and its errors are raised as they are."""
-    if eager():
-        bot_wakeup.queue_bot_move(game_id=game_id, version=version)
-        return
-    try:
-        bot_wakeup.queue_bot_move(game_id=game_id, version=version)
-    except Exception as exc:
-        _layer_failed(f"queueing the bot move at version {version}", game_id, exc)
 
 
 # --- tables ------------------------------------------------------------------------------
@@ -376,7 +242,7 @@ def game_join(*, game_id: int, user: User) -> Game:
         if Seat.objects.filter(game=game).count() == game.num_players:
             _start(game)
         else:
-            after_change(game, bot_due=False)
+            effects.after_change(game, bot_due=False)
     return game
 
 
@@ -385,7 +251,7 @@ def game_leave(*, game_id: int, user: User) -> Game:
     is left at it."""
     with transaction.atomic():
         game = locked(game_id)
-        seat = _seat_of(game, user)
+        seat = Seat.objects.filter(game=game, user=user).first()
         if seat is None:
             raise NotAllowed(_("You are not seated at this table."), code="not_a_player")
         if game.status != Game.Status.OPEN:
@@ -395,7 +261,7 @@ def game_leave(*, game_id: int, user: User) -> Game:
             game.status = Game.Status.ABORTED
             game.finished_at = timezone.now()
             game.save(update_fields=["status", "finished_at", "updated_at"])
-        after_change(game, bot_due=False)
+        effects.after_change(game, bot_due=False)
     return game
 
 
@@ -445,14 +311,27 @@ def _start(game: Game) -> None:
             "updated_at",
         ]
     )
-    game_advanced.send(
-        sender=Game,
+    # The start is a step like a move: the durable effects now (the clocks start, the
+    # first seats are owed their "your turn"), the others after the commit.
+    seats = list(Seat.objects.filter(game=game).select_related("user").order_by("seat"))
+    advance = Advance(
         game=game,
+        seats=seats,
         move=None,
         previous_to_act=frozenset(),
         to_act=frozenset(game.to_act),
     )
-    after_change(game, bot_due=bot_players.bot_to_act(game) is not None, state=state)
+    effects.durable(advance)
+    effects.after_commit(
+        MoveResult(
+            game=game,
+            seats=seats,
+            outcomes=[],
+            state=state,
+            advances=[advance],
+            bot_due=bot_players.bot_to_act(game, seats) is not None,
+        )
+    )
 
 
 def game_abort(*, game_id: int) -> Game:
@@ -468,76 +347,8 @@ def game_abort(*, game_id: int) -> Game:
         game.to_act = []
         game.save(update_fields=["status", "finished_at", "to_act", "updated_at"])
         Seat.objects.filter(game=game).update(deadline=None, clock_started_at=None)
-        after_change(game, bot_due=False)
+        effects.after_change(game, bot_due=False)
     return game
-
-
-def seat_mark_seen(*, game_id: int, user: User, version: Any) -> None:
-    """Record that ``user`` has seen ``game_id`` at ``version`` (never moves backwards)."""
-    if isinstance(version, bool) or not isinstance(version, int) or version < 0:
-        return
-    if user is None or not getattr(user, "is_authenticated", False):
-        return
-    rows.raise_to(Seat, "last_seen_version", version, game=check_id(game_id), user=user.pk)
-
-
-HANDOVER_REASONS = ("resign", "vote")
-
-
-def seat_hand_to_bot(*, game_id: int, seat: int, bot_kind: str | None = None, reason: str) -> Seat:
-    """Let a bot (``bot_kind``; default: the table's stand-in, ``games.bots.stand_in_kind``)
-    play a person's ``seat`` for the rest of the game. ``reason``: ``resign``
-    (the player gave up) or ``vote`` (the other players replaced them after missed
-    deadlines). Either way the person is out: they can no longer act at this table and are
-    ranked last (``Seat.is_out``); a ``SeatHandover`` row puts it in the game log. Queues
-    the bot if it must act. 409 ``already_bot`` for a seat a bot already plays."""
-    if reason not in HANDOVER_REASONS:
-        raise BadRequest(_("Unknown reason."), code="bad_reason")
-    with transaction.atomic():
-        game = locked(game_id)
-        if bot_kind is not None and bot_kind not in bot_players.bot_kinds(game.title):
-            raise BadRequest(_("Unknown bot kind."), code="unknown_bot")
-        if game.status != Game.Status.RUNNING:
-            raise Conflict(_("This game is not running."), code="not_running")
-        bot_kind = bot_kind or bot_players.stand_in_kind(game)
-        row = Seat.objects.filter(game=game, seat=seat).select_related("user").first()
-        if row is None:
-            raise NotFound(_("There is no such seat."), code="no_such_seat")
-        if row.bot_kind or row.resigned:
-            raise Conflict(_("A bot already plays that seat."), code="already_bot")
-        row.bot_kind = bot_kind
-        row.resigned = reason == "resign"
-        row.save(update_fields=["bot_kind", "resigned"])
-        SeatHandover.objects.create(
-            game=game,
-            seat=seat,
-            user=row.user,
-            bot_kind=bot_kind,
-            reason=reason,
-            version=game.version,
-        )
-        after_change(game, bot_due=bot_players.bot_to_act(game, [row]) is not None, refresh=True)
-    return row
-
-
-def chat_post(*, game_id: int, user: User, text: Any) -> ChatMessage:
-    """Say something at a table (players only). Reaches the sockets after commit."""
-    if not isinstance(text, str) or not text.strip():
-        raise BadRequest(_("Write something first."), code="empty_message")
-    text = text.strip()
-    if len(text) > CHAT_MAX:
-        raise BadRequest(_("Keep chat messages under 500 characters."), code="message_too_long")
-    with transaction.atomic():
-        game = locked(game_id)
-        if _seat_of(game, user) is None:
-            raise NotAllowed(_("Only the players can chat at this table."), code="not_a_player")
-        message = ChatMessage.objects.create(game=game, user=user, text=text, version=game.version)
-        message_id = message.pk
-        game_pk = int(game.pk)
-        transaction.on_commit(
-            lambda: _broadcast(game_pk, {"type": "game.chat", "message_id": message_id})
-        )
-    return message
 
 
 def game_rematch(*, game_id: int, user: User) -> Game:

@@ -10,11 +10,9 @@ class NotificationsConfig(AppConfig):
         from django.db.models.signals import post_delete, post_save
 
         from games.models import ChatMessage, Game, Seat
-        from games.signals import game_advanced, game_finished
         from notifications import live, push_events, receivers
 
-        game_advanced.connect(receivers.on_game_advanced, dispatch_uid="notifications.turn")
-        game_finished.connect(receivers.on_game_finished, dispatch_uid="notifications.finished")
+        # A move's mails, pushes and inbox nudges are named in games.moves.effects.
         post_save.connect(receivers.on_game_created, sender=Game, dispatch_uid="mail.invite")
         # Chat that names a player pushes to their devices (notifications.push_events).
         post_save.connect(push_events.on_chat_saved, sender=ChatMessage, dispatch_uid="push.chat")
@@ -22,5 +20,3 @@ class NotificationsConfig(AppConfig):
         post_save.connect(live.on_game_saved, sender=Game, dispatch_uid="live.game")
         post_save.connect(live.on_seat_changed, sender=Seat, dispatch_uid="live.seat")
         post_delete.connect(live.on_seat_changed, sender=Seat, dispatch_uid="live.seat_gone")
-        game_advanced.connect(live.on_game_advanced, dispatch_uid="live.advanced")
-        game_finished.connect(live.on_game_finished, dispatch_uid="live.finished")

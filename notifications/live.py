@@ -2,7 +2,8 @@
 
 What changes a lobby or an inbox: a table opened, a seat taken or given up, a table that
 starts, ends or is aborted, an invitation, a move that changes who is due. Receivers of
-Django's and the games' signals queue, on commit, one small message to the channel layer:
+Django's signals and the move's after-commit effect (``inbox_nudge``, named in
+``games.moves.effects``) send, once committed, one small message to the channel layer:
 
 * ``lobby``: ``{"type": "lobby.changed"}`` to every lobby socket; each page then fetches
   the open tables it may see (``/games/open-tables/``), so an invitation-only table never
@@ -22,8 +23,9 @@ from typing import Any
 from django.db import transaction
 
 from colorado.realtime import group_send
+from games.live.broadcast import group_name
 from games.models import Game, Invitation, Seat
-from games.services import group_name
+from games.moves.result import MoveResult
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +76,7 @@ def _game_and_people_later(game_id: int, *, open_table: bool) -> None:
 
 def on_game_saved(sender: Any, *, instance: Any, created: bool, **kwargs: Any) -> None:
     """A table opened, or its status changed (started, aborted); moves write the row with
-    plain SQL and come through ``on_game_advanced`` instead."""
+    plain SQL and come through ``inbox_nudge`` instead."""
     fields = kwargs.get("update_fields")
     if not created and (fields is None or "status" not in fields):
         return
@@ -102,33 +104,17 @@ def on_seat_changed(sender: Any, *, instance: Any, **kwargs: Any) -> None:
     _game_and_people_later(game_id, open_table=True)
 
 
-def on_game_advanced(
-    sender: Any,
-    *,
-    game: Any,
-    move: Any,
-    previous_to_act: frozenset[int],
-    to_act: frozenset[int],
-    **kwargs: Any,
-) -> None:
-    """Who is due changed: the inbox count of the people whose seats came in or left."""
-    changed = set(previous_to_act) ^ set(to_act)
-    if move is not None and move.seat in to_act:
-        changed.add(move.seat)
-    if not changed:
-        return
-    seats = getattr(game, "_locked_seats", None)
-    if seats is not None:
-        users = {s.user_id for s in seats if s.seat in changed and not s.bot_kind}
-    else:
-        users = set(
-            Seat.objects.filter(game=game, seat__in=changed, bot_kind="").values_list(
-                "user_id", flat=True
-            )
-        )
-    nudge_inbox(users)
-
-
-def on_game_finished(sender: Any, *, game: Any, **kwargs: Any) -> None:
-    """A finished game leaves its players' inboxes."""
-    _game_and_people_later(int(game.pk), open_table=False)
+def inbox_nudge(result: MoveResult) -> None:
+    """After a move's (or the start's) commit: the inbox count of the people whose seats
+    came in or left the seats due, and of everyone at the table when the game ended."""
+    changed: set[int] = set()
+    for advance in result.advances:
+        changed |= set(advance.previous_to_act) ^ set(advance.to_act)
+        if advance.move is not None and advance.move.seat in advance.to_act:
+            changed.add(advance.move.seat)
+    users = {s.user_id for s in result.seats if s.seat in changed and not s.bot_kind}
+    if result.finished:
+        users |= _people_at(int(result.game.pk))
+    groups = [inbox_group(uid) for uid in sorted(users)]
+    if groups:
+        _send(groups, {"type": "inbox.changed"})

@@ -1,6 +1,9 @@
-"""Signal receivers for mails. They run inside the move's transaction: a "your turn" mail is
-recorded on the seat (the sweep queues it after the grace period); other mails are queued
-``on_commit`` (``robust``: a broker hiccup never turns a committed move into an error).
+"""The mails' (and pushes') part of a move, named in ``games.moves.effects``: inside the
+move's transaction a "your turn" mail is owed on the seat (the sweep queues it after the
+grace period) and the pushes are recorded; after the commit the "game finished" mails are
+queued. And the invitation mails of a new table (``on_game_created``, Django's
+``post_save``), queued on commit (``robust``: a broker hiccup never turns a committed
+change into an error).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from django.utils import timezone
 
 from games import rows
 from games.models import Game, Invitation, Seat
+from games.moves.result import Advance, MoveResult
 from notifications import push
 from notifications.tasks import send_finished_email, send_invitation_email
 
@@ -28,27 +32,18 @@ def newly_due(*, move: Any, previous_to_act: frozenset[int], to_act: frozenset[i
     return {s for s in to_act if s not in previous_to_act or s == mover}
 
 
-def on_game_advanced(
-    sender: Any,
-    *,
-    game: Game,
-    move: Any,
-    previous_to_act: frozenset[int],
-    to_act: frozenset[int],
-    **kwargs: Any,
-) -> None:
+def turn_owed(advance: Advance) -> None:
     """Put a "your turn" mail on the seat of each person newly due; the sweep queues it once
     the grace period has passed (``notifications.services.turn_mails_claim``) and it leaves
     only if the player has still not seen the table. One UPDATE in the move's transaction,
     not a task per move: the pending mail is as durable as the move."""
-    due = newly_due(move=move, previous_to_act=previous_to_act, to_act=to_act)
+    game = advance.game
+    due = newly_due(
+        move=advance.move, previous_to_act=advance.previous_to_act, to_act=advance.to_act
+    )
     if not due or game.status != Game.Status.RUNNING:
         return
-    # A move hands over the seats it locked (with their users); the start reads them.
-    seats: list[Seat] | None = getattr(game, "_locked_seats", None)
-    if seats is None:
-        seats = list(Seat.objects.filter(game=game, seat__in=due).select_related("user"))
-    people = [s for s in seats if s.seat in due and not s.bot_kind and not s.user.is_bot]
+    people = [s for s in advance.seats if s.seat in due and not s.bot_kind and not s.user.is_bot]
     # Web Push first (issue 43): a device that pushes turns delays the mail, which then
     # goes only if the push was not answered.
     pushers = push.turn_pushers(s.user_id for s in people)
@@ -66,18 +61,21 @@ def on_game_advanced(
             rows.update_pks(Seat, group, turn_mail_version=int(game.version), turn_mail_at=at)
 
 
-def on_game_finished(sender: Any, *, game: Game, **kwargs: Any) -> None:
-    """Queue the "game finished" mails, and record the "game over" pushes."""
-    seat_ids = list(Seat.objects.filter(game=game, user__is_bot=False).values_list("pk", flat=True))
-    if seat_ids:
-        push.finished_pushes_record(game=game)
+def _people(result: MoveResult) -> list[int]:
+    return [s.pk for s in result.seats if not s.user.is_bot]
 
-    def queue() -> None:
-        for seat_id in seat_ids:
+
+def finished_pushes_owed(result: MoveResult) -> None:
+    """In the finishing move's transaction: the "game over" pushes."""
+    if _people(result):
+        push.finished_pushes_record(game=result.game)
+
+
+def finished_mails_queue(result: MoveResult) -> None:
+    """After the finishing move's commit: one "game finished" mail per person."""
+    if result.finished:
+        for seat_id in _people(result):
             send_finished_email.delay(seat_id)
-
-    if seat_ids:
-        transaction.on_commit(queue, robust=True)
 
 
 def on_game_created(sender: Any, *, instance: Game, created: bool, **kwargs: Any) -> None:

@@ -4,8 +4,5 @@ from django.apps import AppConfig
 class TournamentsConfig(AppConfig):
     name = "tournaments"
     default_auto_field = "django.db.models.BigAutoField"
-
-    def ready(self) -> None:
-        from tournaments import receivers
-
-        receivers.connect()
+    # A finished table steps its tournament: tournaments.receivers.table_over, named in
+    # games.moves.effects.AFTER_COMMIT.

@@ -1,36 +1,26 @@
-"""A tournament's table ended: its tournament is stepped at once, after commit (the sweep
-would do it within a minute anyway)."""
+"""A tournament's table ended: its tournament is stepped at once, after the finishing move's
+commit (``table_over``, named in ``games.moves.effects.AFTER_COMMIT``; the sweep would do it
+within a minute anyway)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from django.db import transaction
-
-from games.models import Game
-from games.signals import game_finished
+from games.moves.result import MoveResult
 from tournaments.ladder import challenge_settle
 from tournaments.models import LadderChallenge, Pairing
 from tournaments.task_names import step_queue
 
 
-def on_game_finished(sender: Any, *, game: Game, **kwargs: Any) -> None:
+def table_over(result: MoveResult) -> None:
+    if not result.finished:
+        return
+    game_id = int(result.game.pk)
     tournament_id = (
-        Pairing.objects.filter(game_id=game.pk)
+        Pairing.objects.filter(game_id=game_id)
         .values_list("round__tournament_id", flat=True)
         .first()
     )
     if tournament_id is None:
-        if LadderChallenge.objects.filter(game_id=game.pk).exists():
-            game_id = int(game.pk)
-            transaction.on_commit(lambda: challenge_settle(game_id=game_id), robust=True)
+        if LadderChallenge.objects.filter(game_id=game_id).exists():
+            challenge_settle(game_id=game_id)
         return
-
-    def queue() -> None:
-        step_queue(tournament_id)
-
-    transaction.on_commit(queue, robust=True)
-
-
-def connect() -> None:
-    game_finished.connect(on_game_finished, dispatch_uid="tournaments-table-over")
+    step_queue(tournament_id)

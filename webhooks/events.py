@@ -6,7 +6,8 @@ per hook (``my_turn:<game>:<version>:<seat>``, ``invitation:<id>``, ``game_over:
 owed exactly when the event happened and never twice; the deliveries are queued after
 commit and the sweep queues again any whose task was lost.
 
-The receivers run in every move's transaction. Most players have no webhook, so each
+``my_turn_owed`` and ``game_over_owed`` run in every move's transaction (durable effects
+named in ``games.moves.effects``). Most players have no webhook, so each
 process keeps the set of accounts that have one for each event (read again every
 ``WEBHOOKS_OWNERS_SECONDS``, and at once in the process that adds or removes a hook): a
 move of players without webhooks costs no query.
@@ -27,7 +28,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from games.models import Game, Invitation, Seat
-from games.signals import game_advanced, game_finished
+from games.moves.result import Advance, MoveResult
 from games.titles import web_title
 from webhooks import task_names
 from webhooks.models import Webhook, WebhookDelivery
@@ -114,27 +115,17 @@ def _game_body(game: Game, text: str) -> dict[str, Any]:
     }
 
 
-def on_game_advanced(
-    sender: Any,
-    *,
-    game: Game,
-    move: Any,
-    previous_to_act: frozenset[int],
-    to_act: frozenset[int],
-    **kwargs: Any,
-) -> None:
+def my_turn_owed(advance: Advance) -> None:
     """``my_turn`` for each person newly due (as the "your turn" mail)."""
+    game = advance.game
     if game.status != Game.Status.RUNNING:
         return
-    mover = getattr(move, "seat", None)
-    due = {s for s in to_act if s not in previous_to_act or s == mover}
+    mover = getattr(advance.move, "seat", None)
+    due = {s for s in advance.to_act if s not in advance.previous_to_act or s == mover}
     if not due or not owners("my_turn"):
         return
-    seats: list[Seat] | None = getattr(game, "_locked_seats", None)
-    if seats is None:
-        seats = list(Seat.objects.filter(game=game, seat__in=due))
     hooked = owners("my_turn")
-    for seat in seats:
+    for seat in advance.seats:
         if seat.seat in due and not seat.bot_kind and seat.user_id in hooked:
             number = seat.seat
             emit(
@@ -151,7 +142,9 @@ def _words(game: Game) -> dict[str, Any]:
     return {"id": game.pk, "title": web_title(game.title).name}
 
 
-def on_game_finished(sender: Any, *, game: Game, **kwargs: Any) -> None:
+def game_over_owed(result: MoveResult) -> None:
+    """``game_over`` for each player with a hook, in the finishing move's transaction."""
+    game = result.game
     hooked = owners("game_over")
     if not hooked:
         return
@@ -201,6 +194,4 @@ def invitation_owe(invitation: Invitation) -> int:
 
 
 def connect() -> None:
-    game_advanced.connect(on_game_advanced, dispatch_uid="webhooks-my-turn")
-    game_finished.connect(on_game_finished, dispatch_uid="webhooks-game-over")
     post_save.connect(on_game_created, sender=Game, dispatch_uid="webhooks-invitation")

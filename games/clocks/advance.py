@@ -1,10 +1,10 @@
-"""Clocks start and stop as the game advances: the receiver of ``games.signals.game_advanced``
-(connected in ``games.apps``), inside the move's transaction. Rules: ``docs/clocks.md``."""
+"""Clocks start and stop as the game advances: a durable effect of every move and of the
+start (``games.moves.effects.DURABLE``), inside the move's transaction. Rules:
+``docs/clocks.md``."""
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from django.db.models import F, Value
 from django.db.models.functions import Least
@@ -15,6 +15,7 @@ from games import rows
 from games.clocks import arithmetic
 from games.clocks.seat_clock import CLOCK_FIELDS, deadline_for, elapsed, user_zone
 from games.models import Game, Move, Seat
+from games.moves.result import Advance
 
 
 def clocks_advance(
@@ -23,6 +24,7 @@ def clocks_advance(
     move: Move | None,
     previous_to_act: frozenset[int],
     to_act: frozenset[int],
+    seats: list[Seat] | None = None,
     now: datetime | None = None,
 ) -> None:
     """Stop and start the seats' clocks after ``move`` (``None``: the game started).
@@ -34,8 +36,7 @@ def clocks_advance(
     end every clock stops and every deadline is cleared.
     """
     now = now or timezone.now()
-    # The caller (a move) may hand over the seats it already locked with their users.
-    seats: list[Seat] | None = getattr(game, "_locked_seats", None)
+    # The caller (a move) hands over the seats it already locked with their users.
     if seats is None:
         seats = list(
             Seat.objects.select_for_update(of=("self",))
@@ -98,13 +99,12 @@ def _accrue_vacation(*, user: User, now: datetime) -> None:
     )
 
 
-def on_game_advanced(
-    sender: Any,
-    *,
-    game: Game,
-    move: Move | None,
-    previous_to_act: frozenset[int],
-    to_act: frozenset[int],
-    **kwargs: Any,
-) -> None:
-    clocks_advance(game=game, move=move, previous_to_act=previous_to_act, to_act=to_act)
+def clocks_on_advance(advance: Advance) -> None:
+    """The durable effect: the clocks after ``advance`` (a move, or the start)."""
+    clocks_advance(
+        game=advance.game,
+        move=advance.move,
+        previous_to_act=advance.previous_to_act,
+        to_act=advance.to_act,
+        seats=advance.seats,
+    )

@@ -1,6 +1,6 @@
 """A person's seat handed to the bot for good: by resigning, or by a replace vote of the other
 players once the person has missed ``MISSES_BEFORE_VOTE`` deadlines at a table that waits.
-The hand-over itself is ``games.services.seat_hand_to_bot``. Rules: ``docs/clocks.md``."""
+The hand-over itself is ``games.handover.seat_hand_to_bot``. Rules: ``docs/clocks.md``."""
 
 from __future__ import annotations
 
@@ -14,8 +14,9 @@ from accounts.models import User
 from games.bots import stand_in_kind
 from games.clocks.seat_clock import counts_as_person
 from games.errors import BadRequest, Conflict, NotAllowed, NotFound
+from games.handover import seat_hand_to_bot
+from games.live.broadcast import announce_update
 from games.models import Game, ReplaceVote, Seat
-from games.services import game_update_announce, seat_hand_to_bot
 
 #: Misses after which the other players of a waiting table may vote to replace the player.
 MISSES_BEFORE_VOTE = 2
@@ -116,7 +117,7 @@ def replace_vote_cast(*, game_id: int, voter: User, seat: Any) -> VoteCount:
                 game_id=game.pk, seat=seat, bot_kind=stand_in_kind(game), reason="vote"
             )
         else:  # the other players' pages show the new count
-            game_update_announce(game_id=game.pk, version=int(game.version), refresh=True)
+            announce_update(game_id=game.pk, version=int(game.version), refresh=True)
     return VoteCount(votes=votes, needed=needed, replaced=replaced)
 
 

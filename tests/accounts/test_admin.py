@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from games.models import Game
-from games.signals import game_finished
+from accounts.ratings import ratings_apply
 from tests.accounts.factories import finished_game, make_bot, make_user
 
 pytestmark = pytest.mark.django_db
@@ -16,7 +15,7 @@ def test_admin_lists_users_ratings_and_changes(client: Client) -> None:
     staff = make_user("marshal", is_staff=True, is_superuser=True)
     annie, bot = make_user("annie"), make_bot("greedy")
     game = finished_game([annie, bot], [60, 40])
-    game_finished.send(sender=Game, game=game)
+    ratings_apply(game=game)
     client.force_login(staff)
     user_page = client.get(f"/admin/accounts/user/{annie.pk}/change/").content.decode()
     assert "colorado-county" in user_page  # the ratings inline

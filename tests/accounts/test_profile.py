@@ -6,8 +6,8 @@ import pytest
 from django.test import Client
 
 from accounts.charts import rating_chart
+from accounts.ratings import ratings_apply
 from games.models import Game, Seat
-from games.signals import game_finished
 from tests.accounts.factories import finished_game, make_bot, make_user
 
 pytestmark = pytest.mark.django_db
@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 def _finish(users: list, scores: list[int], **kwargs: object) -> Game:
     game = finished_game(users, scores, **kwargs)
-    game_finished.send(sender=Game, game=game)
+    ratings_apply(game=game)
     return game
 
 

@@ -10,7 +10,6 @@ from django.db import connection, transaction
 from accounts.models import Rating, RatingChange
 from accounts.ratings import Skill, rated_ranks, ratings_apply, skills_update
 from games.models import Game
-from games.signals import game_finished
 from tests.accounts import plackett_luce_reference as reference
 from tests.accounts.factories import finished_game, make_bot, make_user
 
@@ -78,7 +77,7 @@ def test_forfeited_players_rank_last_and_tie_among_themselves() -> None:
 def test_finishing_a_game_rates_every_seat_once() -> None:
     alice, bob, cat = make_user(), make_user(), make_user()
     game = finished_game([alice, bob, cat], [40, 55, 31])
-    game_finished.send(sender=Game, game=game)
+    ratings_apply(game=game)
     ratings = {r.user_id: r for r in Rating.objects.filter(game="colorado-county")}
     assert set(ratings) == {alice.pk, bob.pk, cat.pk}
     expected = reference.update([FRESH] * 3, [2, 1, 3])
@@ -99,9 +98,9 @@ def test_finishing_a_game_rates_every_seat_once() -> None:
 def test_a_repeated_finish_changes_nothing() -> None:
     alice, bob = make_user(), make_user()
     game = finished_game([alice, bob], [60, 50])
-    game_finished.send(sender=Game, game=game)
+    ratings_apply(game=game)
     before = list(Rating.objects.order_by("user_id").values_list("mu", "sigma", "games"))
-    game_finished.send(sender=Game, game=game)
+    ratings_apply(game=game)
     assert ratings_apply(game=game) == []
     after = list(Rating.objects.order_by("user_id").values_list("mu", "sigma", "games"))
     assert after == before
@@ -112,7 +111,7 @@ def test_a_repeated_finish_changes_nothing() -> None:
 def test_ratings_carry_over_from_game_to_game() -> None:
     alice, bob = make_user(), make_user()
     for _ in range(5):
-        game_finished.send(sender=Game, game=finished_game([alice, bob], [60, 50]))
+        ratings_apply(game=finished_game([alice, bob], [60, 50]))
     state = [FRESH, FRESH]
     for _ in range(5):
         state = reference.update(state, [1, 2])
@@ -134,7 +133,7 @@ def test_unrated_and_aborted_games_are_not_rated(how: str) -> None:
         game = finished_game([alice, bob], [60, 50], rated=False)
     else:
         game = finished_game([alice, bob], [60, 50], status=Game.Status.ABORTED)
-    game_finished.send(sender=Game, game=game)
+    ratings_apply(game=game)
     assert not Rating.objects.exists()
     assert not RatingChange.objects.exists()
 
@@ -143,7 +142,7 @@ def test_unrated_and_aborted_games_are_not_rated(how: str) -> None:
 def test_a_player_who_resigned_is_ranked_last_even_if_their_bot_won() -> None:
     alice, bob, cat = make_user(), make_user(), make_user()
     game = finished_game([alice, bob, cat], [70, 50, 40], resigned=[True, False, False])
-    game_finished.send(sender=Game, game=game)
+    ratings_apply(game=game)
     ranks = dict(RatingChange.objects.filter(game_obj=game).values_list("user_id", "rank"))
     assert ranks == {alice.pk: 3, bob.pk: 1, cat.pk: 2}
     expected = reference.update([FRESH] * 3, [3, 1, 2])
@@ -156,7 +155,7 @@ def test_a_seat_taken_over_by_a_bot_earns_the_bot_nothing() -> None:
     alice, bob = make_user(), make_user()
     bot = make_bot("greedy")
     game = finished_game([alice, bob], [80, 50], replaced=[True, False])
-    game_finished.send(sender=Game, game=game)
+    ratings_apply(game=game)
     assert not Rating.objects.filter(user=bot).exists()
     assert Rating.objects.get(user=alice).mu < reference.MU < Rating.objects.get(user=bob).mu
 
@@ -165,7 +164,7 @@ def test_a_seat_taken_over_by_a_bot_earns_the_bot_nothing() -> None:
 def test_two_replaced_players_tie_for_last() -> None:
     users = [make_user() for _ in range(4)]
     game = finished_game(users, [80, 70, 60, 50], replaced=[False, True, False, True])
-    game_finished.send(sender=Game, game=game)
+    ratings_apply(game=game)
     ranks = [RatingChange.objects.get(game_obj=game, user=u).rank for u in users]
     assert ranks == [1, 3, 2, 3]
     mus = [Rating.objects.get(user=u).mu for u in users]
@@ -177,7 +176,7 @@ def test_bots_playing_their_own_seats_are_rated() -> None:
     alice = make_user()
     bot = make_bot("greedy")
     game = finished_game([alice, bot], [40, 90])
-    game_finished.send(sender=Game, game=game)
+    ratings_apply(game=game)
     assert Rating.objects.get(user=bot).mu > reference.MU > Rating.objects.get(user=alice).mu
 
 
@@ -187,7 +186,7 @@ def test_bots_playing_their_own_seats_are_rated() -> None:
 def test_games_finishing_at_the_same_moment_lose_no_update(known: bool) -> None:
     alice, bob, cat = make_user(), make_user(), make_user()
     if known:
-        game_finished.send(sender=Game, game=finished_game([alice, bob, cat], [3, 2, 1]))
+        ratings_apply(game=finished_game([alice, bob, cat], [3, 2, 1]))
     first = finished_game([alice, bob], [60, 50])
     second = finished_game([alice, cat], [40, 70])
     barrier = threading.Barrier(2, timeout=20)
@@ -198,7 +197,7 @@ def test_games_finishing_at_the_same_moment_lose_no_update(known: bool) -> None:
             with transaction.atomic():
                 Game.objects.select_for_update().get(pk=game.pk)
                 barrier.wait()
-                game_finished.send(sender=Game, game=game)
+                ratings_apply(game=game)
         except BaseException as exc:  # reported below
             errors.append(exc)
         finally:

@@ -13,6 +13,7 @@ from django.test import Client
 
 from accounts.models import User
 from games import services
+from games.chat import chat_post
 from tests.accounts.factories import make_user
 
 pytestmark = pytest.mark.django_db
@@ -85,7 +86,7 @@ def test_the_table_shows_the_username_beside_a_display_name_that_differs() -> No
     bob = make_user("bob", display_name="alice")
     game = services.game_create(creator=alice, players=2, invite=["bob"], open_seats=False)
     services.game_join(game_id=game.pk, user=bob)
-    services.chat_post(game_id=game.pk, user=bob, text="I am alice")
+    chat_post(game_id=game.pk, user=bob, text="I am alice")
     html = signed_in(alice).get(f"/games/{game.pk}/").content.decode()
     seat = game.seats.get(user=bob).seat
     row = re.search(rf'<tr class="[^"]*" data-seat="{seat}">.*?</tr>', html, re.S)

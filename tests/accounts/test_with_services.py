@@ -16,6 +16,7 @@ from accounts.models import Rating, RatingChange, User
 from accounts.ratings import ratings_apply
 from games import services
 from games.fairness import verify_export
+from games.handover import seat_hand_to_bot
 from games.models import Game, Seat
 from tests.accounts.factories import make_user
 from tests.play import play_randomly
@@ -111,7 +112,7 @@ def test_resigned_player_is_ranked_last_and_the_bot_earns_nothing() -> None:
     game = services.game_create(creator=alice, players=2, options=RANDOM_FLAGS)
     services.game_join(game_id=game.pk, user=bob)
     bob_seat = Seat.objects.get(game=game, user=bob).seat
-    services.seat_hand_to_bot(game_id=game.pk, seat=bob_seat, reason="resign")
+    seat_hand_to_bot(game_id=game.pk, seat=bob_seat, reason="resign")
     game = play_randomly(game, [alice], seed=31)
     assert game.status == Game.Status.FINISHED
     ranks = dict(RatingChange.objects.filter(game_obj=game).values_list("user_id", "rank"))

@@ -11,7 +11,9 @@ import pytest
 
 from accounts.models import User
 from games import moves, services
+from games.chat import chat_post
 from games.engine import get_rules
+from games.handover import seat_hand_to_bot
 from games.models import Game, Move
 from tests.games.fixtures import ApiClient
 from tests.play import play_randomly
@@ -125,11 +127,11 @@ def test_log_since_my_version_lists_what_was_said_and_done_at_it(
     they followed), and not again once it has seen a later version."""
     users = [make_user(), make_user()]
     game = services.game_create(creator=users[0], players=2, options={"flags": "random"})
-    services.chat_post(game_id=game.pk, user=users[0], text="anyone?")  # open table: version 0
+    chat_post(game_id=game.pk, user=users[0], text="anyone?")  # open table: version 0
     services.game_join(game_id=game.pk, user=users[1])
     game.refresh_from_db()
     seen = game.version
-    services.chat_post(game_id=game.pk, user=users[1], text="howdy")
+    chat_post(game_id=game.pk, user=users[1], text="howdy")
     polled = api(users[0]).get(f"/api/games/{game.pk}/log?since={seen}").json()
     assert [e["text"] for e in polled if e["type"] == "chat"] == ["howdy"]
     everything = api(users[0]).get(f"/api/games/{game.pk}/log?since=0").json()
@@ -142,7 +144,7 @@ def test_log_since_my_version_lists_what_was_said_and_done_at_it(
     assert [e for e in after if e["type"] == "chat"] == []
 
     seen = game.version
-    services.seat_hand_to_bot(game_id=game.pk, seat=1, reason="resign")
+    seat_hand_to_bot(game_id=game.pk, seat=1, reason="resign")
     polled = api(users[0]).get(f"/api/games/{game.pk}/log?since={seen}").json()
     handovers = [e for e in polled if e["type"] == "seat_handed_to_bot"]
     assert [(e["seat"], e["version"]) for e in handovers] == [(1, seen)]

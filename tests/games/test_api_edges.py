@@ -98,7 +98,7 @@ def test_page_errors_never_echo_what_was_sent(make_user: Callable[..., User]) ->
 def test_a_form_error_keeps_the_titles_sentence_but_never_the_value_sent() -> None:
     from django import forms
 
-    from games.move_answer import form_refusal
+    from games.moves.request import form_refusal
 
     own = forms.ValidationError("Choose a cell, like C4.")
     assert form_refusal(own) == "Choose a cell, like C4."

@@ -10,6 +10,7 @@ import pytest
 from accounts.models import User
 from games import bots, services
 from games.bot_play import bot_play
+from games.handover import seat_hand_to_bot
 from games.models import Game, Move, Seat
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -63,7 +64,7 @@ def test_the_stand_in_bot_is_the_titles_own(tiny_title: object) -> None:
 
 def test_a_resigned_seat_is_played_by_the_stand_in_bot(make_user) -> None:
     game, alice, _bob = _pair(make_user)
-    seat = services.seat_hand_to_bot(game_id=game.pk, seat=alice.seat, reason="resign")
+    seat = seat_hand_to_bot(game_id=game.pk, seat=alice.seat, reason="resign")
     assert seat.bot_kind == bots.stand_in_kind(game)
     assert Move.objects.filter(game=game, seat=alice.seat, actor=Move.Actor.BOT).exists()
 

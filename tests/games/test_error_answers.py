@@ -57,9 +57,9 @@ def test_a_service_error_reads_the_same_on_every_surface(
 ) -> None:
     game, (alice, _bob) = running_pair(make_user)
     # Every surface's move goes through the batch service (one move: a batch of one).
-    monkeypatch.setattr("games.moves.actions_submit", raising(exc))
+    monkeypatch.setattr("games.moves.answer.submit", raising(exc))
     # The pages and the clock API each import the resign service by name.
-    monkeypatch.setattr("games.views.seat_resign", raising(exc))
+    monkeypatch.setattr("games.web.posts.seat_resign", raising(exc))
     monkeypatch.setattr("games.api_clock.seat_resign", raising(exc))
     api = ApiClient(alice)
     answers = {

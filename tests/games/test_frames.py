@@ -17,8 +17,10 @@ from accounts.models import User
 from accounts.services import token_create
 from games import moves, selectors, services
 from games.engine import get_rules, title_slugs
+from games.live import broadcast
+from games.live import frames as frames_module
+from games.live.broadcast import frame_key, group_name
 from games.models import Game
-from games.services import frame_key, group_name
 from tests.games.fixtures import invited_pair
 from tests.games.sockets import connect
 from tests.play import act_once
@@ -48,7 +50,7 @@ def test_each_seat_gets_its_own_frame_after_a_move(make_user: Callable[..., User
     seats = {u.pk: selectors.seat_for_user(game=game, user=u).seat for u in users}  # type: ignore[union-attr]
     for user, frame in zip(users, frames, strict=True):
         # The socket passes on its own seat's frame, never the message carrying them all.
-        assert set(frame) == {"type", *selectors.FRAME_KEYS, "events"}
+        assert set(frame) == {"type", *frames_module.FRAME_KEYS, "events"}
         assert frame["type"] == "game"
         assert frame["version"] == 2
         assert frame["my_seat"] == seats[user.pk]
@@ -189,7 +191,7 @@ def _strict(a: Any, b: Any) -> bool:
 def test_frames_shared_json_is_each_frame_exactly(
     make_user: Callable[..., User], title: str
 ) -> None:
-    """``selectors.frames_json`` encodes what the seats share once; each text still decodes
+    """``games.live.frames.frames_json`` encodes what the seats share once; each text still decodes
     to exactly its own frame (types included), move after move of a whole game."""
     import random
 
@@ -222,8 +224,8 @@ def test_frames_shared_json_is_each_frame_exactly(
             version=doc["version"],
         )
         move = game.moves.order_by("-version").first()  # type: ignore[attr-defined]
-        frames = selectors.move_frames(game=game, moves=[move], state=load_state(game))
-        texts = selectors.frames_json(frames)
+        frames = frames_module.move_frames(game=game, moves=[move], state=load_state(game))
+        texts = frames_module.frames_json(frames)
         assert texts.keys() == frames.keys()
         for number, frame in frames.items():
             assert _strict(json.loads(texts[number]), json.loads(json.dumps(frame)))
@@ -286,7 +288,7 @@ def test_a_socket_whose_client_left_before_its_resync_is_no_error(
     from asgiref.sync import sync_to_async
     from uvicorn.protocols.utils import ClientDisconnected
 
-    from games.consumers import version_watch
+    from games.live.watch import version_watch
 
     settings.SOCKET_RESYNC_SECONDS = 3600  # the test runs the watch's check itself, once
     game, users = invited_pair(make_user)
@@ -304,11 +306,11 @@ def test_a_socket_whose_client_left_before_its_resync_is_no_error(
 
         gone.base_send = disconnected
         # The move's frames are lost on the way (a Redis outage): only the watch can tell.
-        monkeypatch.setattr(services, "group_send", lambda *args, **kwargs: None)
+        monkeypatch.setattr(broadcast, "group_send", lambda *args, **kwargs: None)
         await sync_to_async(act_once)(game, *users)
         for consumer in (gone, staying):
             consumer.last_sent = -1e9  # quiet for long enough
-        with caplog.at_level(logging.DEBUG, logger="games.consumers"):
+        with caplog.at_level(logging.DEBUG, logger="games.live.watch"):
             await version_watch.check()
         caught_up = json.loads(await sockets[1].receive_from(timeout=10))
         for s in sockets:

@@ -17,6 +17,7 @@ from django.test import Client
 from accounts.models import User
 from accounts.services import token_create
 from games import moves, selectors, services
+from games.chat import chat_post
 from games.engine import get_rules
 from games.models import Game, Move
 from tests.fixtures import channel_prefix
@@ -216,7 +217,7 @@ def test_moves_reach_every_socket_with_its_own_view(
             frame = socks[user.pk].wait_for(lambda f: f.get("version") == 3)
             check_document(frame, seats[user.pk], truth, game.seed)
         # Chat reaches sockets too.
-        services.chat_post(game_id=game.pk, user=users[2], text="nice bid")
+        chat_post(game_id=game.pk, user=users[2], text="nice bid")
         chat = watcher.wait_for(lambda f: f["type"] == "chat")
         assert chat["text"] == "nice bid"
     finally:

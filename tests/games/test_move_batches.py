@@ -1,4 +1,4 @@
-"""Moves at the same game made together (``moves.actions_submit``, ``games.move_queue``): one
+"""Moves at the same game made together (``games.moves.submit``, ``games.moves.queue``): one
 transaction, one set of frames, and for each move the answer it would have had alone."""
 
 from __future__ import annotations
@@ -16,10 +16,13 @@ import pytest
 from django.db import connection
 
 from accounts.models import User
-from games import db_threads, move_answer, move_queue, moves, selectors, services
+from games import db_threads, moves, selectors, services
 from games.errors import GameError
+from games.live import broadcast
 from games.management.commands.replay_check import replay_problem
 from games.models import Game, Move, Seat
+from games.moves import answer as move_answer
+from games.moves import queue as move_queue
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -45,7 +48,7 @@ def _bid(game: Game, user: User, take: int, client_id: str, version: int = 1) ->
 def frames(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     """Every message the moves send to a game's group, once committed."""
     sent: list[dict[str, Any]] = []
-    monkeypatch.setattr(services, "group_send", lambda group, message: sent.append(message))
+    monkeypatch.setattr(broadcast, "group_send", lambda group, message: sent.append(message))
     return sent
 
 

@@ -12,8 +12,9 @@ from django.db import transaction
 from django.db.models import Model
 
 from accounts.models import User
-from games import moves, rows, services
+from games import rows, services
 from games.models import Game, Seat
+from games.store import store
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
@@ -37,10 +38,10 @@ def test_a_state_written_and_locked_on_the_move_path_is_the_state_django_reads(
     game = _game(make_user)
     when = datetime.datetime(2026, 12, 5, 6, 7, 8, 901234, tzinfo=datetime.UTC)
     with transaction.atomic():
-        with rows.collecting():
+        with store().collecting():
             game.state, game.updated_at = state, when
             rows.update(game, ["state", "updated_at"])
-        locked, _seats, _applied = moves._lock_move_rows(game.pk, None, user=None, seat=None)
+        locked, _seats, _applied = store().lock_move_rows(game.pk, None, user=None, seat=None)
     assert locked.state == state
     fresh = Game.objects.get(pk=game.pk)
     assert fresh.state == state
@@ -55,7 +56,7 @@ def test_the_seats_and_users_locked_with_a_game_carry_djangos_times(
 ) -> None:
     game = _game(make_user)
     with transaction.atomic():
-        _game_row, seats, _applied = moves._lock_move_rows(game.pk, None, user=None, seat=None)
+        _game_row, seats, _applied = store().lock_move_rows(game.pk, None, user=None, seat=None)
     assert seats
     for seat in seats:
         user = User.objects.get(pk=seat.user_id)
@@ -85,7 +86,7 @@ def test_rows_locked_on_the_move_path_are_instances_django_would_have_made(
 
     game = _game(make_user)
     with transaction.atomic():
-        locked, seats, _applied = moves._lock_move_rows(game.pk, None, user=None, seat=None)
+        locked, seats, _applied = store().lock_move_rows(game.pk, None, user=None, seat=None)
     assert seats is not None
     assert (locked._state.adding, locked._state.db) == (False, "default")
     assert locked == Game.objects.get(pk=game.pk)
@@ -101,7 +102,7 @@ def test_rows_locked_on_the_move_path_are_instances_django_would_have_made(
     post_init.connect(receiver, sender=Seat)
     try:
         with transaction.atomic():
-            _game_row, seats, _applied = moves._lock_move_rows(game.pk, None, user=None, seat=None)
+            _game_row, seats, _applied = store().lock_move_rows(game.pk, None, user=None, seat=None)
     finally:
         post_init.disconnect(receiver, sender=Seat)
     assert seats is not None

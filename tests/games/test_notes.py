@@ -161,7 +161,9 @@ def test_a_note_never_reaches_another_seat_on_any_channel(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     sent: list[Any] = []
-    monkeypatch.setattr("games.services.group_send", lambda _group, message: sent.append(message))
+    monkeypatch.setattr(
+        "games.live.broadcast.group_send", lambda _group, message: sent.append(message)
+    )
     game, (alice, bob) = running_pair(make_user)
     carol = make_user()
     admin_user = make_user(is_staff=True, is_superuser=True)

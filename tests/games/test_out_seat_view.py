@@ -53,7 +53,9 @@ def test_a_resigned_players_socket_frames_are_the_spectators(
 ) -> None:
     game, _alice, bob, seat = _three_with_a_resigned(make_user)
     sent: list[dict[str, Any]] = []
-    monkeypatch.setattr("games.services.group_send", lambda _group, message: sent.append(message))
+    monkeypatch.setattr(
+        "games.live.broadcast.group_send", lambda _group, message: sent.append(message)
+    )
     # Bob moves (a bid of nothing is always legal at the start); the bot of alice's seat too.
     doc = selectors.game_document(game=game, user=bob)
     bob_seat = doc["my_seat"]

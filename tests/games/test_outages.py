@@ -26,8 +26,8 @@ from django.test import Client
 from accounts.models import User
 from accounts.services import token_create
 from games import services
+from games.live.broadcast import group_name
 from games.models import Game, Move
-from games.services import group_name
 from tests.fixtures import channel_prefix
 from tests.games.live import ROOT, Socket, live_server
 from tests.games.outage import PrivatePostgres, PrivateRedis, private_postgres, private_redis

@@ -59,7 +59,7 @@ def test_a_redis_that_hangs_does_not_hold_up_the_moves_thread(monkeypatch: Any) 
     """A Redis that accepts connections but never answers (hung, not down): ``group_send``
     returns at once (the move's answer does not wait for Redis), and the publisher thread
     gives up on what it holds after ``SEND_TIMEOUT``, with what was queued meanwhile, not
-    batch after batch (the sockets catch up by themselves, games.consumers.VersionWatch)."""
+    batch after batch (the sockets catch up by themselves, games.live.watch.VersionWatch)."""
     import socket
 
     server = socket.socket()

@@ -22,6 +22,7 @@ from accounts.models import User
 from games import moves, selectors, services
 from games.commitments import COMMITMENT_EVENT, canonical_json, commitment
 from games.fairness import verify_export
+from games.live import frames as frames_module
 from games.models import Game, Move, SealedMove
 from tests.games.fixtures import ApiClient
 from tests.play import play_randomly
@@ -62,7 +63,7 @@ def _everything_seen(game: Game, user: User) -> str:
     seat = selectors.seat_for_user(game=game, user=user)
     number = seat.seat if seat is not None else None
     log = list(Move.objects.filter(game=game).order_by("version"))
-    frames = selectors.move_frames(game=game, moves=log, state=None)
+    frames = frames_module.move_frames(game=game, moves=log, state=None)
     parts = [
         json.dumps(selectors.game_document(game=game, user=user)),
         json.dumps(selectors.game_log(game=game, user=user, since=0)),

@@ -13,9 +13,13 @@ from django.core.management.base import CommandError
 
 from accounts.models import User
 from games import moves, selectors, services
+from games.chat import chat_post
 from games.errors import Conflict, IllegalMove, NotAllowed, StaleVersion
+from games.handover import seat_hand_to_bot
 from games.models import Game, Move, Seat
-from games.signals import game_finished
+from games.moves import effects
+from games.moves.result import MoveResult
+from games.seen import seat_mark_seen
 from tests.play import play_randomly
 
 # transaction=True: on_commit callbacks (broadcast, bot task) really run after each move.
@@ -199,33 +203,32 @@ def test_a_replaced_sealed_bid_counts_and_stays_sealed_until_the_reveal(
     assert sorted(mine["cowboys"]) == sorted([hand[1], hand[2]])
 
 
-def test_a_game_plays_to_the_end_with_result_and_replays(make_user: Callable[..., User]) -> None:
+def test_a_game_plays_to_the_end_with_result_and_replays(
+    make_user: Callable[..., User], monkeypatch: pytest.MonkeyPatch
+) -> None:
     finished: list[int] = []
 
-    def on_finished(sender: object, game: Game, **kwargs: object) -> None:
-        finished.append(game.pk)
+    def on_finished(result: MoveResult) -> None:
+        finished.append(result.game.pk)
 
-    game_finished.connect(on_finished)
-    try:
-        for players, seed in ((2, 1), (3, 2), (4, 3)):
-            users = [make_user() for _ in range(players - 1)]
-            game = services.game_create(
-                creator=users[0], players=players, bots=["random"], options={"lakes": "random"}
-            )
-            for user in users[1:]:
-                services.game_join(game_id=game.pk, user=user)
-            game = play_randomly(game, users, seed=seed)
-            assert game.status == Game.Status.FINISHED
-            assert game.result is not None
-            scores, ranks = game.result["scores"], game.result["ranks"]
-            assert len(scores) == players
-            assert ranks[scores.index(max(scores))] == 1
-            for seat in game.seats.all():
-                assert seat.final_score == scores[seat.seat]
-                assert seat.final_rank == ranks[seat.seat]
-            assert game.to_act == []
-    finally:
-        game_finished.disconnect(on_finished)
+    monkeypatch.setattr(effects, "DURABLE_FINISH", [*effects.DURABLE_FINISH, on_finished])
+    for players, seed in ((2, 1), (3, 2), (4, 3)):
+        users = [make_user() for _ in range(players - 1)]
+        game = services.game_create(
+            creator=users[0], players=players, bots=["random"], options={"lakes": "random"}
+        )
+        for user in users[1:]:
+            services.game_join(game_id=game.pk, user=user)
+        game = play_randomly(game, users, seed=seed)
+        assert game.status == Game.Status.FINISHED
+        assert game.result is not None
+        scores, ranks = game.result["scores"], game.result["ranks"]
+        assert len(scores) == players
+        assert ranks[scores.index(max(scores))] == 1
+        for seat in game.seats.all():
+            assert seat.final_score == scores[seat.seat]
+            assert seat.final_rank == ranks[seat.seat]
+        assert game.to_act == []
     assert len(finished) == 3 == len(set(finished))
     call_command("replay_check")  # raises CommandError if any game differs
 
@@ -276,7 +279,7 @@ def test_resigned_seat_is_played_by_the_bot(make_user: Callable[..., User]) -> N
     alice, bob = make_user(), make_user()
     game = services.game_create(creator=alice, players=2, options=RANDOM_FLAGS)
     services.game_join(game_id=game.pk, user=bob)
-    services.seat_hand_to_bot(game_id=game.pk, seat=_seat(game, bob), reason="resign")
+    seat_hand_to_bot(game_id=game.pk, seat=_seat(game, bob), reason="resign")
     with pytest.raises(NotAllowed):
         moves.action_submit(game_id=game.pk, user=bob, action={"type": "bid", "cowboys": []})
     game.refresh_from_db()
@@ -287,15 +290,15 @@ def test_resigned_seat_is_played_by_the_bot(make_user: Callable[..., User]) -> N
 
 def test_chat_is_for_players_and_reaches_the_log(make_user: Callable[..., User]) -> None:
     game, users = _bid_table(make_user, players=2)
-    services.chat_post(game_id=game.pk, user=users[0], text="  good luck  ")
+    chat_post(game_id=game.pk, user=users[0], text="  good luck  ")
     with pytest.raises(NotAllowed):
-        services.chat_post(game_id=game.pk, user=make_user(), text="hi")
+        chat_post(game_id=game.pk, user=make_user(), text="hi")
     entries = [e for e in selectors.game_log(game=game, user=users[1]) if e["type"] == "chat"]
     assert [e["text"] for e in entries] == ["good luck"]
 
 
 def test_mark_seen_never_moves_backwards(make_user: Callable[..., User]) -> None:
     game, users = _bid_table(make_user, players=2)
-    services.seat_mark_seen(game_id=game.pk, user=users[0], version=5)
-    services.seat_mark_seen(game_id=game.pk, user=users[0], version=2)
+    seat_mark_seen(game_id=game.pk, user=users[0], version=5)
+    seat_mark_seen(game_id=game.pk, user=users[0], version=2)
     assert Seat.objects.get(game=game, user=users[0]).last_seen_version == 5

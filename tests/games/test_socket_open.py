@@ -197,21 +197,21 @@ def test_the_sockets_plain_read_gives_the_documents_the_orm_read_gives(
     stages.append(game)
     stages.append(play_randomly(game, users, seed=5, limit=9))
     for stage in stages:
-        plain = selectors.game_with_seats(stage.pk)
-        assert plain is not None
+        found = selectors.game_with_seats(stage.pk)
+        assert found is not None
+        plain, got = found
         orm = Game.objects.select_related("created_by").get(pk=stage.pk)
         expected = list(
             Seat.objects.filter(game=orm)
             .select_related("user")
             .order_by(F("seat").asc(nulls_last=True), "joined_at", "id")
         )
-        got = selectors.seats_prefetch(plain)
         assert [(s.pk, s.seat, s.user.username) for s in got] == [
             (s.pk, s.seat, s.user.username) for s in expected
         ]
         for viewer in [*users, make_user(), AnonymousUser()]:
-            assert selectors.game_document(game=plain, user=viewer) == selectors.game_document(
-                game=orm, user=viewer
-            )
+            assert selectors.game_document(
+                game=plain, user=viewer, seats=got
+            ) == selectors.game_document(game=orm, user=viewer)
     assert selectors.game_with_seats(stages[-1].pk + 1000) is None
     assert selectors.game_with_seats(0) is None

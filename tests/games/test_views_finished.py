@@ -1,4 +1,4 @@
-"""Rematch and step-by-step replay of a finished game (``games.views_finished``), on games
+"""Rematch and step-by-step replay of a finished game (``games.web.finished``), on games
 played to the end through the real services (people moving at random, bots through the
 eager Celery task)."""
 

@@ -14,6 +14,7 @@ from accounts.models import User
 from games import moves, selectors, services
 from games.engine import get_rules
 from games.models import Game, Seat
+from games.seen import seat_mark_seen
 from games.snapshots import load_state
 from notifications import mails
 from notifications import services as mail
@@ -71,7 +72,7 @@ def test_a_turn_mail_waits_for_the_grace_period_and_not_for_a_player_who_looked(
     started = timezone.now()
     assert mail.turn_mails_queue(now=started + timedelta(seconds=60)) == 0
     assert mailoutbox == []
-    services.seat_mark_seen(game_id=game.pk, user=alice, version=game.version)
+    seat_mark_seen(game_id=game.pk, user=alice, version=game.version)
     assert mail.turn_mails_queue(now=started + timedelta(seconds=121)) == 2
     assert [m.to for m in mailoutbox] == [["bob@example.org"]]  # Alice had looked
     assert mail.turn_mails_queue(now=started + timedelta(hours=1)) == 0  # taken once
@@ -131,7 +132,7 @@ def test_no_turn_mail_once_the_player_has_seen_the_table(person, two_player_game
     seat = _seat(game, alice)
     Notification.objects.all().delete()
     mailoutbox.clear()
-    services.seat_mark_seen(game_id=game.pk, user=alice, version=game.version)
+    seat_mark_seen(game_id=game.pk, user=alice, version=game.version)
     assert mail.turn_mail_send(seat_id=seat.pk, version=game.version) is False
     assert mailoutbox == []
     # Bob has not looked: his goes out, once however often the task runs.

@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services
+from games import chat
 from games.models import Seat
 from notifications import push, push_events
 from notifications.models import PushMessage
@@ -34,11 +34,11 @@ def test_a_chat_naming_me_is_pushed_once_without_its_text(person, two_player_gam
     with push_service() as service:
         browser = Browser(service, "bob-phone")
         subscribe(bob, browser, events=["chat"])
-        services.chat_post(game_id=game.pk, user=alice, text="Hello all")  # names nobody
-        services.chat_post(game_id=game.pk, user=alice, text="mail me: bob@example.org")
-        services.chat_post(game_id=game.pk, user=bob, text="@bob talks to himself")
+        chat.chat_post(game_id=game.pk, user=alice, text="Hello all")  # names nobody
+        chat.chat_post(game_id=game.pk, user=alice, text="mail me: bob@example.org")
+        chat.chat_post(game_id=game.pk, user=bob, text="@bob talks to himself")
         assert service.received == []
-        said = services.chat_post(game_id=game.pk, user=alice, text="@Bob, secret plan: 7")
+        said = chat.chat_post(game_id=game.pk, user=alice, text="@Bob, secret plan: 7")
         assert len(service.received) == 1
         data = browser.read(service.received[0])
         assert data == {
@@ -64,7 +64,7 @@ def test_a_muted_author_pushes_nothing(person, two_player_game):
     InvitationMute.objects.create(user=bob, muted=alice)
     with push_service() as service:
         subscribe(bob, Browser(service, "bob"), events=["chat"])
-        services.chat_post(game_id=game.pk, user=alice, text="@bob hi")
+        chat.chat_post(game_id=game.pk, user=alice, text="@bob hi")
         assert service.received == []
 
 

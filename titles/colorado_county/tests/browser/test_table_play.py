@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from games.chat import chat_post
 from tests.browser.driver import act_version, page_stays, sign_in, wait_for_change, wait_js
 from tests.play import mover as first_to_act
 from titles.colorado_county.tests.web.tables import can_sell, human_table, move, play_until, seat_of
@@ -134,13 +135,12 @@ def test_a_long_word_in_chat_or_a_long_name_does_not_widen_the_page(
     player: Callable[[str], Any],
     size: tuple[int, int],
 ) -> None:
-    from games import services
 
     users = [player("alice"), player("bob")]
     users[1].display_name = "W" * 60  # the longest display name, without a space
     users[1].save(update_fields=["display_name"])
     game = human_table(users)
-    services.chat_post(game_id=game.pk, user=users[1], text="w" * 500)
+    chat_post(game_id=game.pk, user=users[1], text="w" * 500)
     page = open_table(new_page, asgi_server, users[0], game, size=size)
     assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
     # The word wraps in its line: the chat does not scroll sideways to show it.

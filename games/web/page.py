@@ -1,50 +1,36 @@
-"""The pages: lobby, new table, game page (players and spectators), how to play.
-
-Thin: reads go through ``games.selectors``, writes through ``games.services`` (the same
-functions the JSON API calls). Every form works without JavaScript (POST, then redirect);
-the page's script posts the same forms with ``Accept: application/json`` and gets JSON back.
-A refusal answers as on every surface (``games.errors``: ``page_error``, ``json_error``).
-"""
+"""The game page (players and spectators), its live panels, a title's read-only queries
+and the rules pages. Reads go through ``games.selectors``; a refused form answers as on
+every surface (``games.errors``: ``page_error``, ``json_error``)."""
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, TypedDict
+from typing import Any
 
-from django.contrib import messages
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET
 
-from accounts.http import AuthenticatedHttpRequest
-from accounts.models import User
 from accounts.names import name_key
-from games import bots_only, moves, notes, selectors, services
-from games.clocks.seats import replace_vote_cast, replace_votes_open, seat_resign
+from games import bots_only, notes, selectors
+from games.clocks.seats import replace_votes_open
 from games.engine import IllegalAction
 from games.errors import (
-    BadRequest,
     GameError,
     NotAllowed,
     NotFound,
     NotSignedIn,
-    StaleVersion,
-    TooManyRequests,
     json_error,
     page_error,
-    wants_json,
 )
-from games.forms import ChatForm, MoveForm, NewTableForm, ReplaceVoteForm
-from games.limits import chat_allowed
+from games.forms import ChatForm
 from games.log_words import describe
 from games.models import ChatMessage, Game, Seat
-from games.move_answer import form_refusal
-from games.selectors_inbox import lobby_open_tables, next_waiting
+from games.seen import seat_mark_seen
+from games.selectors_inbox import next_waiting
 from games.snapshots import engine_for, load_state
 from games.titles import WebTitle, web_title, web_titles
 
@@ -65,78 +51,6 @@ def game_or_404(game_id: int) -> Game:
         return Game.objects.get(pk=game_id)
     except Game.DoesNotExist:
         raise Http404(_("There is no such game.")) from None
-
-
-# --- lobby ---------------------------------------------------------------------------
-
-
-class _MyTable(TypedDict):
-    game: Game
-    seats: list[Seat]
-    my_turn: bool
-
-
-def lobby_context(request: HttpRequest, user: User) -> dict[str, Any]:
-    """The lobby of ``user``, signed in (the page's request: its form's title)."""
-    mine = (
-        Game.objects.filter(seats__user=user)
-        .prefetch_related("seats__user")
-        .order_by("-updated_at")
-    )
-    my_running: list[_MyTable] = []
-    for game in mine.filter(status__in=[Game.Status.RUNNING, Game.Status.OPEN]):
-        seats = sorted(game.seats.all(), key=lambda s: (s.seat is None, s.seat or 0, s.pk))
-        my_seat = next((s for s in seats if s.user_id == user.pk), None)
-        to_act = set(game.to_act or [])
-        for s in seats:
-            # A mark for the lobby's template, on this page's copy of the row.
-            s.to_act = s.seat is not None and s.seat in to_act  # type: ignore[attr-defined]
-        my_running.append(
-            {
-                "game": game,
-                "seats": seats,
-                "my_turn": my_seat is not None
-                and my_seat.seat is not None
-                and my_seat.seat in to_act,
-            }
-        )
-    my_running.sort(key=lambda e: (not e["my_turn"], e["game"].status != Game.Status.RUNNING))
-    finished = mine.filter(status=Game.Status.FINISHED).order_by("-finished_at")[:20]
-    open_tables = lobby_open_tables(user=user)
-    return {
-        "my_games": my_running,
-        "finished": [
-            {"game": g, "seats": sorted(g.seats.all(), key=lambda s: s.seat or 0)} for g in finished
-        ],
-        "open_tables": open_tables,
-        "form": NewTableForm(title=request.GET.get("title")),
-    }
-
-
-@login_required
-@require_GET
-def lobby(request: AuthenticatedHttpRequest) -> HttpResponse:
-    return render(request, "games/lobby.html", lobby_context(request, request.user))
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def new_table(request: AuthenticatedHttpRequest) -> HttpResponse:
-    if request.method == "POST":
-        form = NewTableForm(request.POST)
-        if form.is_valid():
-            try:
-                game = services.game_create(creator=request.user, **form.service_kwargs())
-            except GameError as exc:
-                form.add_error(None, exc.message)
-            else:
-                return redirect("games:game", game_id=game.pk)
-    else:
-        form = NewTableForm(title=request.GET.get("title"))
-    return render(request, "games/new_table.html", {"form": form})
-
-
-# --- the game page -------------------------------------------------------------------
 
 
 def as_datetime(value: Any) -> Any:
@@ -327,7 +241,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
         return watch_refused_page(request, game)
     ctx = page_context(request, game)
     if ctx["me"] is not None and request.user.is_authenticated:
-        services.seat_mark_seen(game_id=game.pk, user=request.user, version=ctx["doc"]["version"])
+        seat_mark_seen(game_id=game.pk, user=request.user, version=ctx["doc"]["version"])
     return render(request, "games/game.html", ctx)
 
 
@@ -339,43 +253,8 @@ def panels(request: HttpRequest, game_id: int) -> HttpResponse:
         return HttpResponse(status=403)
     ctx = page_context(request, game)
     if ctx["me"] is not None and request.user.is_authenticated:
-        services.seat_mark_seen(game_id=game.pk, user=request.user, version=ctx["doc"]["version"])
+        seat_mark_seen(game_id=game.pk, user=request.user, version=ctx["doc"]["version"])
     return render(request, "games/_panels.html", ctx)
-
-
-@require_POST
-def act(request: HttpRequest, game_id: int) -> HttpResponse:
-    if not request.user.is_authenticated:
-        return error_reply(request, game_id, NotSignedIn(_("Sign in to play.")))
-    form = MoveForm(request.POST)
-    row = Game.objects.filter(pk=game_id).only("title").first()
-    if not form.is_valid() or row is None:
-        return error_reply(request, game_id, BadRequest(_("That move was not understood.")))
-    try:
-        action = web_title(row.title).action_from_post(request.POST)
-    except ValidationError as exc:
-        return error_reply(request, game_id, BadRequest(form_refusal(exc)))
-    try:
-        game = moves.action_submit(
-            game_id=game_id,
-            user=request.user,
-            action=action,
-            version=form.cleaned_data.get("version"),
-            client_id=form.cleaned_data.get("client_id") or None,
-        )
-    except StaleVersion as exc:
-        # Answer with the current table (``current``, as the API) so the page catches up.
-        current = (
-            selectors.current_document(game_id=game_id, user=request.user, locked=exc.game)
-            if wants_json(request)
-            else None
-        )
-        return error_reply(request, game_id, exc, current=current)
-    except GameError as exc:
-        return error_reply(request, game_id, exc)
-    if wants_json(request):
-        return JsonResponse(selectors.game_document(game=game, user=request.user))
-    return redirect("games:game", game_id=game_id)
 
 
 @require_GET
@@ -402,119 +281,6 @@ def query(request: HttpRequest, game_id: int, name: str) -> JsonResponse:
             return json_error(NotFound(exc.message, code=exc.code))
         return json_error(NotAllowed(exc.message, code=exc.code))
     return JsonResponse({"query": name, "answer": answer})
-
-
-@require_POST
-def chat(request: HttpRequest, game_id: int) -> HttpResponse:
-    if not request.user.is_authenticated:
-        return error_reply(request, game_id, NotSignedIn(_("Sign in to chat.")))
-    if not chat_allowed(request):
-        # The API's allowance, in the same bucket (games.limits).
-        return error_reply(request, game_id, TooManyRequests())
-    form = ChatForm(request.POST)
-    if not form.is_valid():
-        return error_reply(request, game_id, BadRequest(_("A message has 1 to 500 characters.")))
-    try:
-        services.chat_post(game_id=game_id, user=request.user, text=form.cleaned_data["text"])
-    except GameError as exc:
-        return error_reply(request, game_id, exc)
-    if wants_json(request):
-        return JsonResponse({"ok": True})
-    return redirect(reverse("games:game", args=[game_id]) + "#chat")
-
-
-def _seat_service(request: HttpRequest, game_id: int, name: str) -> HttpResponse:
-    if not request.user.is_authenticated:
-        return redirect(f"{reverse('login')}?next={reverse('games:game', args=[game_id])}")
-    try:
-        if name == "join":
-            services.game_join(game_id=game_id, user=request.user)
-            messages.success(request, _("You took a seat."))
-        elif name == "leave":
-            services.game_leave(game_id=game_id, user=request.user)
-            messages.success(request, _("You left the table."))
-            return redirect("home")
-        else:
-            # The same service as POST /api/games/{id}/resign.
-            seat_resign(game_id=game_id, user=request.user)
-            messages.success(request, _("You resigned; a bot plays your seat from now on."))
-    except GameError as exc:
-        return error_reply(request, game_id, exc)
-    return redirect("games:game", game_id=game_id)
-
-
-@require_POST
-def abort(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Abort a table that only bots play (its creator) or any table (an admin): the service
-    behind ``POST /api/games/{id}/abort``."""
-    if not request.user.is_authenticated:
-        return redirect(f"{reverse('login')}?next={reverse('games:game', args=[game_id])}")
-    try:
-        bots_only.table_abort(game_id=game_id, user=request.user)
-    except GameError as exc:
-        return error_reply(request, game_id, exc)
-    messages.success(
-        request, _("The table is aborted: nothing more is played, and it is not rated.")
-    )
-    return redirect("games:game", game_id=game_id)
-
-
-@require_POST
-def join(request: HttpRequest, game_id: int) -> HttpResponse:
-    return _seat_service(request, game_id, "join")
-
-
-@require_POST
-def leave(request: HttpRequest, game_id: int) -> HttpResponse:
-    return _seat_service(request, game_id, "leave")
-
-
-@require_POST
-def resign(request: HttpRequest, game_id: int) -> HttpResponse:
-    return _seat_service(request, game_id, "resign")
-
-
-@require_POST
-def replace_vote(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Vote to replace a player who missed two deadlines by the bot (the service behind
-    ``POST /api/games/{id}/replace_vote``), then back to the game with a message."""
-    if not request.user.is_authenticated:
-        return redirect(f"{reverse('login')}?next={reverse('games:game', args=[game_id])}")
-    form = ReplaceVoteForm(request.POST)
-    if not form.is_valid():
-        return error_reply(
-            request,
-            game_id,
-            BadRequest(_("Choose the player you vote to replace."), code="bad_seat"),
-        )
-    number = form.cleaned_data["seat"]
-    try:
-        count = replace_vote_cast(game_id=game_id, voter=request.user, seat=number)
-    except GameError as exc:
-        return error_reply(request, game_id, exc)
-    if wants_json(request):
-        return JsonResponse(
-            {
-                "seat": number,
-                "votes": count.votes,
-                "needed": count.needed,
-                "replaced": count.replaced,
-            }
-        )
-    late = Seat.objects.filter(game_id=game_id, seat=number).select_related("user").first()
-    name = late.user.shown_name if late is not None else str(number)
-    if count.replaced:
-        messages.success(
-            request,
-            _("%(name)s is replaced: the bot plays their seat to the end.") % {"name": name},
-        )
-    else:
-        messages.success(
-            request,
-            _("You voted to replace %(name)s by the bot (%(votes)d of %(needed)d votes).")
-            % {"name": name, "votes": count.votes, "needed": count.needed},
-        )
-    return redirect("games:game", game_id=game_id)
 
 
 @require_GET

@@ -6,7 +6,7 @@ simultaneous bids, sent within milliseconds of each other — would each take a 
 then wait in turn for the game's lock, and each would lock, write, commit and send every
 seat a frame. Here a game's waiting moves are one job instead: the first move queues it,
 the moves that come before a thread takes it up join it, and the thread makes them in one
-transaction (``move_answer.answers``, ``moves.actions_submit``): one lock, one write, one
+transaction (``games.moves.answer.answers``, ``games.moves.submit``): one lock, one write, one
 commit, one set of frames. Each move still gets its own answer, as if they had come one
 after the other in the order they arrived.
 
@@ -29,7 +29,8 @@ from typing import Any
 
 from django.db import connection
 
-from games import db_threads, move_answer
+from games import db_threads
+from games.moves import answer as move_answer
 
 Answer = tuple[int, dict[str, Any]]
 

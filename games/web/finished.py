@@ -1,6 +1,6 @@
 """The pages of a finished game: its fairness verdict, a rematch, and the step-by-step
 replay. Refusals answer as on every surface (``games.errors``); an invitation-only table
-is refused as the game page refuses it (``games.views.watch_refused_page``)."""
+is refused as the game page refuses it (``games.web.page.watch_refused_page``)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from games.fairness import verify_export
 from games.models import Game
 from games.selectors import can_watch
 from games.selectors_record import game_export, replay_board, replay_document
-from games.views import error_reply, watch_refused_page
+from games.web.page import error_reply, watch_refused_page
 
 # A finished game's record is read (and, to verify it, replayed) on every call: the same
 # limits as the API's export (``GET /api/games/<id>/export``) for the record, the verdict
