@@ -17,6 +17,8 @@ import subprocess
 import sys
 import urllib.request
 from datetime import UTC, datetime, timedelta
+from email import message_from_string
+from email.policy import default
 from pathlib import Path
 
 from tests.servers import free_port
@@ -55,6 +57,20 @@ def healthz(port: int) -> dict[str, object] | None:
 
 def mails(folder: Path) -> str:
     return "".join(p.read_text() for p in sorted(folder.glob("*"))) if folder.exists() else ""
+
+
+#: What the file mail backend writes between two messages.
+MAIL_SEPARATOR = "\n" + "-" * 79 + "\n"
+
+
+def subjects(folder: Path) -> list[str]:
+    """The subject of every mail in the file backend's ``folder``, unfolded."""
+    parts = [part for part in mails(folder).split(MAIL_SEPARATOR) if part.strip()]
+    return [str(message_from_string(part, policy=default)["Subject"]) for part in parts]
+
+
+def reminders(folder: Path) -> list[str]:
+    return [s for s in subjects(folder) if "Reminder: " in s]
 
 
 def beat_time(health: dict[str, object] | None) -> datetime:
@@ -102,23 +118,23 @@ def test_serve_on_sqlite_sweeps_sends_the_reminder_and_logs_no_error(tmp_path: P
                 assert proc.poll() is None, output[-3000:]
                 assert " ERROR " not in output, output[-3000:]  # fail at the first error
                 health = healthz(port)
-                reminded = mails(outbox).count("Subject: Reminder:")
-                if health and health.get("scheduler_heartbeat") and reminded >= 2:
+                if health and health.get("scheduler_heartbeat") and len(reminders(outbox)) >= 2:
                     return health
                 return None
 
             with contextlib.suppress(WaitTimeout):  # the asserts below say what is missing
                 wait_until(reminded_twice, timeout=90, interval=0.5)
-            text = mails(outbox)
-            assert "Subject: Reminder: your move in Colorado County, table 1" in text, (
-                log_path.read_text()[-3000:]
-            )
-            assert text.count("Subject: Reminder:") == 2  # alice and bob, once each
+            sent = reminders(outbox)
+            # Every mail carries the site's name first (MAIL_SUBJECT_PREFIX).
+            assert "[Colorado County online] Reminder: your move in Colorado County, table 1" in (
+                sent
+            ), log_path.read_text()[-3000:]
+            assert len(sent) == 2, sent  # alice and bob, once each
             # A few more sweeps (every second, like the heartbeat), each with nothing left
             # to remind: the scheduler's heartbeat three seconds on, still two mails.
             first = beat_time(healthz(port))
             wait_until(lambda: beat_time(healthz(port)) >= first + timedelta(seconds=3))
-            assert mails(outbox).count("Subject: Reminder:") == 2
+            assert len(reminders(outbox)) == 2
         finally:
             proc.send_signal(signal.SIGINT)
             try:
