@@ -181,3 +181,26 @@ def player(transactional_db: None, make_user: Callable[..., Any]) -> Callable[[s
         return user
 
     return make
+
+
+@pytest.fixture
+def tables(player: Callable[[str], Any]) -> tuple[Any, dict[str, int]]:
+    """alice and, for every title the site offers (from the registry), a two-seat table she
+    shares with bob: (alice, {slug: game id})."""
+    from games import services
+    from games.titles import web_titles
+
+    alice, bob = player("alice"), player("bob")
+    ids = {}
+    for title in web_titles():
+        game = services.game_create(
+            creator=alice,
+            title=title.slug,
+            players=2,
+            invite=["bob"],
+            open_seats=False,
+            rated=False,
+        )
+        services.game_join(game_id=game.pk, user=bob)
+        ids[title.slug] = game.pk
+    return alice, ids

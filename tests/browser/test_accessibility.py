@@ -35,21 +35,6 @@ def audit(page: Any) -> list[dict[str, Any]]:
     return list(page.evaluate(AUDIT, PENDING))
 
 
-@pytest.fixture
-def tables(player: Callable[[str], Any]) -> tuple[Any, dict[str, int]]:
-    from games import services
-
-    alice, bob = player("alice"), player("bob")
-    ids = {}
-    for slug in ("colorado-county", "la-conquista-del-oeste"):
-        game = services.game_create(
-            creator=alice, title=slug, players=2, invite=["bob"], open_seats=False, rated=False
-        )
-        services.game_join(game_id=game.pk, user=bob)
-        ids[slug] = game.pk
-    return alice, ids
-
-
 @pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
 def test_no_serious_accessibility_violation(
     asgi_server: str,

@@ -40,21 +40,6 @@ def pages_of(base: str, game_ids: dict[str, int], username: str) -> list[str]:
     ]
 
 
-@pytest.fixture
-def tables(player: Callable[[str], Any]) -> tuple[Any, dict[str, int]]:
-    from games import services
-
-    alice, bob = player("alice"), player("bob")
-    ids = {}
-    for slug in ("colorado-county", "la-conquista-del-oeste"):
-        game = services.game_create(
-            creator=alice, title=slug, players=2, invite=["bob"], open_seats=False, rated=False
-        )
-        services.game_join(game_id=game.pk, user=bob)
-        ids[slug] = game.pk
-    return alice, ids
-
-
 @pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_no_page_scrolls_sideways_and_every_control_is_a_finger_wide(
     asgi_server: str,
