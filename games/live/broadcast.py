@@ -11,6 +11,8 @@ import logging
 from typing import Any
 
 from django.db import transaction
+from kombu.exceptions import OperationalError as BrokerUnreachable
+from redis.exceptions import RedisError
 
 from colorado.realtime import group_send
 from games.live.frames import frames_json, move_frames_and_documents
@@ -38,9 +40,6 @@ def layer_failed(what: str, game_id: int, exc: Exception) -> None:
     by themselves (``games.live.watch.VersionWatch``) and the periodic sweep queues a lost
     bot move, so an unreachable Redis is one line per step, not a traceback for every move
     of an outage; anything else (a bug in building the frames) keeps its traceback."""
-    from kombu.exceptions import OperationalError as BrokerUnreachable
-    from redis.exceptions import RedisError
-
     if isinstance(exc, (RedisError, BrokerUnreachable, OSError, TimeoutError)):
         log.warning("%s of game %s failed: %s", what, game_id, exc)
     else:

@@ -7,6 +7,7 @@ import asyncio
 import logging
 from typing import Protocol
 
+from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
 from games import db_threads
@@ -67,8 +68,6 @@ class VersionWatch:
                 del self.sockets[consumer.game_id]
 
     async def _run(self) -> None:
-        from django.conf import settings
-
         while self.sockets:
             await asyncio.sleep(settings.SOCKET_RESYNC_SECONDS)
             try:
