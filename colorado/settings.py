@@ -337,6 +337,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "games.tasks_clock.sweep_deadlines",
         "schedule": float(env.env_int("SWEEP_SECONDS", 60, minimum=1)),
     },
+    # "Your turn" mails after their grace period, reminders, pushes of a deadline drawing
+    # near, and account mails and pushes whose task was lost (docs/operations.md).
+    "sweep-notifications": {
+        "task": "notifications.tasks.sweep_notifications",
+        "schedule": float(env.env_int("SWEEP_SECONDS", 60, minimum=1)),
+    },
     # Webhook deliveries whose task was lost (docs/webhooks.md).
     "sweep-webhooks": {
         "task": "webhooks.tasks.sweep_deliveries",

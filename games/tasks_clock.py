@@ -16,14 +16,8 @@ from celery import Task, shared_task
 from django.utils import timezone
 
 from colorado.db_retry import DB_ERRORS, retry_on_db_error
-from colorado.task_queue import queue_task
 from games.clocks.sweep import deadlines_sweep
 from games.stalls import bots_requeue
-from notifications.outbox import outbox_requeue
-from notifications.push import push_requeue
-from notifications.push_events import deadline_pushes_queue
-from notifications.services import reminders_due, turn_mails_queue
-from notifications.task_names import REMINDER_MAIL
 
 SWEEP_DB_RETRIES = 3
 
@@ -39,8 +33,8 @@ SWEEP_DB_RETRIES = 3
     expires=55,
 )
 def sweep_deadlines(self: Task) -> dict[str, int]:
-    """Handle every seat whose deadline passed; queue the stalled bots again, the "your
-    turn" mails whose grace period has passed and the reminders now due."""
+    """Handle every seat whose deadline passed and queue the stalled bots again. (The mails
+    and pushes this makes due have their own sweep: ``notifications.tasks.sweep_notifications``.)"""
     try:
         return _sweep()
     except DB_ERRORS as exc:
@@ -51,12 +45,4 @@ def _sweep() -> dict[str, int]:
     now = timezone.now()
     outcomes = deadlines_sweep(now=now)
     outcomes["bots_requeued"] = bots_requeue(now=now)
-    outcomes["turn_mails"] = turn_mails_queue(now=now)
-    seat_ids = [s.pk for s in reminders_due(now=now)]
-    for seat_id in seat_ids:
-        queue_task(REMINDER_MAIL, seat_id)
-    outcomes["reminders"] = len(seat_ids)
-    outcomes["outbox"] = outbox_requeue(now=now)
-    outcomes["pushes"] = push_requeue(now=now)
-    outcomes["deadline_pushes"] = deadline_pushes_queue(now=now)
     return outcomes

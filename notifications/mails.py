@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games.clocks.arithmetic import zone
+from games.clocks.time_left import time_left_text
 from games.models import Game, Invitation, Seat
 from notifications.services import (
     Mail,
@@ -22,7 +23,6 @@ from notifications.services import (
     notification_send,
     seat_mail_send,
     subject_name,
-    time_left_text,
     wants_mail,
     what_is_needed,
 )

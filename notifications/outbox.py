@@ -20,9 +20,9 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from colorado.task_names import OUTBOX_MAIL
 from colorado.task_queue import queue_task
 from notifications.models import OutboxMail
-from notifications.task_names import OUTBOX_MAIL
 
 log = logging.getLogger(__name__)
 

@@ -21,10 +21,10 @@ from django.db.models import CharField, Exists, OuterRef, Q, Value
 from django.db.models.functions import Cast, Concat
 
 from accounts.models import User
+from colorado.task_names import FINISHED_MAIL, INVITATION_MAIL
 from colorado.task_queue import queue_task
 from games.models import Game, Invitation, Seat
 from notifications.models import Notification
-from notifications.task_names import FINISHED_MAIL, INVITATION_MAIL
 
 # A mail task normally runs within seconds of its commit; one that has not written its row
 # after this long is taken as lost.

@@ -33,12 +33,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.models import User
+from colorado.task_names import PUSH
 from colorado.task_queue import queue_task
 from games.models import Game, Invitation, Seat
 from notifications import push_texts, push_wire
 from notifications.models import PushMessage, PushSubscription
 from notifications.services import game_title, subject_name, what_is_needed
-from notifications.task_names import PUSH
 
 log = logging.getLogger(__name__)
 

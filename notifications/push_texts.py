@@ -15,9 +15,10 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.clocks.time_left import time_left_text
 from games.models import ChatMessage, Game, Seat
 from notifications.models import PushMessage
-from notifications.services import game_title, subject_name, time_left_text
+from notifications.services import game_title, subject_name
 
 
 def clock_stamp(seat: Seat) -> str:

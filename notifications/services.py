@@ -41,23 +41,24 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from accounts.names import name_key
 from accounts.services import REMINDER_HOURS_MAX
+from colorado.task_names import (
+    FINISHED_MAIL,
+    INVITATION_MAIL,
+    MISSED_MAIL,
+    REMINDER_MAIL,
+    TURN_MAIL,
+    VACATION_MAIL,
+)
 from colorado.task_queue import queue_task
 from games.clocks.arithmetic import zone
+from games.clocks.time_left import time_left_text
 from games.engine import get_rules
 from games.models import Game, Seat
 from games.snapshots import engine_for, load_state
 from games.titles import web_title
 from notifications.models import Notification
 from notifications.outbox import subject_line
-from notifications.task_names import (
-    FINISHED_MAIL,
-    INVITATION_MAIL,
-    MISSED_MAIL,
-    REMINDER_MAIL,
-    RETRY_BACKOFF_MAX,
-    TURN_MAIL,
-    VACATION_MAIL,
-)
+from notifications.task_names import RETRY_BACKOFF_MAX
 
 log = logging.getLogger(__name__)
 
@@ -149,21 +150,6 @@ def local_deadline(deadline: datetime | None, user: User) -> datetime | None:
     if deadline is None:
         return None
     return deadline.astimezone(zone(user.time_zone))
-
-
-def time_left_text(deadline: datetime | None, now: datetime) -> str:
-    if deadline is None:
-        return _("no deadline")
-    seconds = (deadline - now).total_seconds()
-    if seconds <= 0:
-        return _("the deadline has passed")
-    days, rest = divmod(int(seconds), 86400)
-    hours, rest = divmod(rest, 3600)
-    if days:
-        return _("%(days)d d %(hours)d h left") % {"days": days, "hours": hours}
-    if hours:
-        return _("%(hours)d h %(minutes)d min left") % {"hours": hours, "minutes": rest // 60}
-    return _("%(minutes)d min left") % {"minutes": max(1, rest // 60)}
 
 
 # --- sending ------------------------------------------------------------------------------

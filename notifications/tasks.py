@@ -3,8 +3,8 @@ unique key before it leaves: ``notifications.services.notification_send``; an ac
 is an outbox row claimed before it leaves: ``notifications.outbox.outbox_send``),
 acknowledge late, and retry with backoff when the mail server fails.
 
-Their names and retry timing are in ``notifications.task_names``: the modules these tasks
-call queue them by name.
+Their names are in ``colorado.task_names`` and their retry timing in
+``notifications.task_names``: the modules these tasks call queue them by name.
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ import smtplib
 from datetime import timedelta
 from typing import Any
 
-from celery import shared_task
+from celery import Task, shared_task
 from celery.utils.time import get_exponential_backoff_interval
 from django.utils import timezone
 
-from notifications import mails, outbox, owed, push, push_wire, services
-from notifications.task_names import (
+from colorado.db_retry import DB_ERRORS, retry_on_db_error
+from colorado.task_names import (
     DIGEST_MAIL,
     DIGESTS,
     FINISHED_MAIL,
@@ -27,11 +27,12 @@ from notifications.task_names import (
     OUTBOX_MAIL,
     PUSH,
     REMINDER_MAIL,
-    RETRY_BACKOFF,
-    RETRY_BACKOFF_MAX,
     TURN_MAIL,
     VACATION_MAIL,
 )
+from colorado.task_queue import queue_task
+from notifications import mails, outbox, owed, push, push_events, push_wire, services
+from notifications.task_names import RETRY_BACKOFF, RETRY_BACKOFF_MAX
 
 MAIL_TASK = {
     "acks_late": True,
@@ -143,3 +144,37 @@ def send_push(self: Any, message_id: int) -> bool:
         return push.push_send(message_id, retry_in=timedelta(seconds=countdown))
     except push_wire.PushUnavailable as exc:
         raise self.retry(exc=exc, countdown=countdown) from exc
+
+
+SWEEP_DB_RETRIES = 3
+
+
+@shared_task(
+    bind=True,
+    name="notifications.tasks.sweep_notifications",
+    acks_late=True,
+    ignore_result=True,
+    serializer="json",
+    soft_time_limit=50,
+    time_limit=58,
+    expires=55,
+)
+def sweep_notifications(self: Task) -> dict[str, int]:
+    """Every minute (beat): queue the "your turn" mails whose grace period has passed, the
+    reminders now due, the account mails and pushes whose task was lost, and the pushes of a
+    deadline drawing near. Each is sent at most once (its row or key), so a sweep that runs
+    twice, or beside a lost task's retry, sends nothing twice."""
+    try:
+        now = timezone.now()
+        reminder_seats = [s.pk for s in services.reminders_due(now=now)]
+        for seat_id in reminder_seats:
+            queue_task(REMINDER_MAIL, seat_id)
+        return {
+            "turn_mails": services.turn_mails_queue(now=now),
+            "reminders": len(reminder_seats),
+            "outbox": outbox.outbox_requeue(now=now),
+            "pushes": push.push_requeue(now=now),
+            "deadline_pushes": push_events.deadline_pushes_queue(now=now),
+        }
+    except DB_ERRORS as exc:
+        return retry_on_db_error(self, exc, max_retries=SWEEP_DB_RETRIES)

@@ -13,13 +13,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from colorado.task_names import MISSED_MAIL, VACATION_MAIL
 from colorado.task_queue import queue_task
 from games.bot_play import bot_play
 from games.bots import bot_seconds, stand_in_kind
 from games.clocks import arithmetic
 from games.clocks.seat_clock import counts_as_person, user_zone
 from games.models import Game, Seat
-from notifications.task_names import MISSED_MAIL, VACATION_MAIL
 
 log = logging.getLogger(__name__)
 

@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from games.clocks.arithmetic import zone
-from notifications.services import time_left_text
+from games.clocks.time_left import time_left_text
 
 register = template.Library()
 

@@ -1,5 +1,6 @@
-"""The minute sweep as the scheduler runs it (``games.tasks_clock.sweep_deadlines``), on
-whichever database the test run has.
+"""The minute sweeps as the scheduler runs them (``games.tasks_clock.sweep_deadlines`` for the
+clocks and the bots, ``notifications.tasks.sweep_notifications`` for the mails and pushes they
+make due), on whichever database the test run has.
 
 Not marked ``postgres``: the embedded mode (SQLite) runs the same sweep, and once crashed in
 it every minute while CI, on PostgreSQL only, stayed green. So the embedded test run checks
@@ -19,6 +20,7 @@ from accounts.models import User
 from games import services
 from games.models import Game, Move, Seat
 from games.tasks_clock import sweep_deadlines
+from notifications.tasks import sweep_notifications
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -38,10 +40,19 @@ def _seat(game: Game, username: str) -> Seat:
 
 
 def _sweep() -> dict[str, int]:
-    """Run the task the way the worker does (through Celery, errors raised)."""
-    result = sweep_deadlines.apply()
-    assert result.successful(), result.traceback
-    return result.result
+    """Run the two tasks the way the scheduler and the worker do (through Celery, errors
+    raised), the clocks' first, as the scheduler lists them."""
+    outcomes: dict[str, int] = {}
+    for task in (sweep_deadlines, sweep_notifications):
+        result = task.apply()
+        assert result.successful(), result.traceback
+        outcomes.update(result.result)
+    return outcomes
+
+
+def test_the_scheduler_runs_both_sweeps_every_minute(settings):
+    schedule = {entry["task"]: entry["schedule"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    assert schedule[sweep_deadlines.name] == schedule[sweep_notifications.name]
 
 
 def test_the_sweep_task_runs_on_an_empty_site():

@@ -11,7 +11,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.test import Client
 from django.utils import timezone
 
-from games.tasks_clock import sweep_deadlines
+from notifications.tasks import sweep_notifications
 from notifications import outbox as mail
 from notifications.models import OutboxMail
 from notifications.tasks import send_outbox_mail
@@ -66,9 +66,9 @@ def test_the_minute_sweep_queues_the_lost_mails_again(
 ):
     row = _stored(django_capture_on_commit_callbacks)
     _age(row, minutes=2)
-    assert sweep_deadlines()["outbox"] == 1
+    assert sweep_notifications()["outbox"] == 1
     assert [m.to for m in mailoutbox] == [["clara@example.org"]]
-    assert sweep_deadlines()["outbox"] == 0
+    assert sweep_notifications()["outbox"] == 0
 
 
 def test_a_send_that_crashed_mid_way_is_taken_again_only_after_its_lease(
