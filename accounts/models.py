@@ -106,7 +106,7 @@ class Rating(models.Model):
 
     Shown as ``mu - 3 * sigma`` (a conservative estimate: the player is very probably at least
     this good); provisional until ``PROVISIONAL_GAMES`` rated games. Written only by
-    ``accounts.ratings.ratings_apply``.
+    ``games.ratings.ratings_apply``.
     """
 
     PROVISIONAL_GAMES = 5

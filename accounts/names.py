@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import unicodedata
+from collections.abc import Callable, Iterable
 
 import icu
 from django.conf import settings
@@ -35,8 +36,19 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games.bots import bot_kinds
-from games.engine import title_slugs
+
+# Where the kinds of bot account the site runs come from ("greedy", "search", …): ``games``
+# registers its answer when it starts (``games.apps.GamesConfig.ready``), since the accounts
+# sit below the games and do not import them.
+_bot_kind_sources: list[Callable[[], Iterable[str]]] = []
+
+
+def bot_kinds_register(source: Callable[[], Iterable[str]]) -> None:
+    """Name the bot kinds (``source()``) whose account names nobody else may take."""
+    if source not in _bot_kind_sources:
+        _bot_kind_sources.append(source)
+        bot_names.cache_clear()
+
 
 #: Categories that never belong in a name: format controls (zero-width characters, bidi
 #: overrides and isolates, soft hyphen), other controls, line and paragraph separators,
@@ -121,8 +133,9 @@ def name_taken(name: str, *, exclude_user_id: int | None = None) -> bool:
 @functools.cache
 def bot_names() -> frozenset[tuple[str, str]]:
     """The keys of every name a bot wears, in every language of the site: ``<Kind> bot``
-    for each bot kind of each title (``games.bots.bot_account``), as the reader sees it."""
-    kinds = {kind for slug in title_slugs() for kind in bot_kinds(slug)}
+    for each registered bot kind (``bot_kinds_register``; ``games.bots.bot_account``), as
+    the reader sees it."""
+    kinds = {kind for source in _bot_kind_sources for kind in source()}
     names = set()
     for kind in kinds:
         base = f"{kind.capitalize()} bot"

@@ -16,14 +16,12 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import ApiToken, User
 from accounts.names import display_name_problem, hidden_characters, normalise
-from games.clocks.vacation import VacationError, vacation_cancel, vacation_take
 
 
 def _digest(token: str) -> str:
@@ -326,28 +324,21 @@ def user_settings_check(*, user: User, changes: Mapping[str, Any]) -> dict[str, 
 def user_settings_update(*, user: User, changes: Mapping[str, Any]) -> User:
     """Check ``changes`` (see ``user_settings_check``), then save them all, or nothing.
 
-    ``away_until`` is vacation taken in advance: it goes through the clock rules
-    (``games.clocks.vacation.vacation_take`` / ``vacation_cancel``), which charge vacation days and
-    pause the player's clocks in every game, in the same transaction as the other fields."""
+    Not ``away_until``: vacation taken in advance goes through the clock rules, which pause
+    the player's clocks in every game (``players.settings.settings_update``)."""
+    if "away_until" in changes:
+        raise ValueError("away_until is changed by players.settings.settings_update")
     cleaned = user_settings_check(user=user, changes=changes)
-    away_changed = "away_until" in cleaned and cleaned["away_until"] != user.away_until
-    away = cleaned.pop("away_until", None)
-    with transaction.atomic():
-        if away_changed:
-            try:
-                if away is None:
-                    updated = vacation_cancel(user=user)
-                else:
-                    updated = vacation_take(user=user, until=away)
-            except VacationError as exc:
-                raise SettingsError("away_until", exc.message) from None
-            user.away_until = updated.away_until
-            user.vacation_days = updated.vacation_days
-        if cleaned:
-            for field, value in cleaned.items():
-                setattr(user, field, value)
-            user.save(update_fields=list(cleaned))
+    user_settings_save(user=user, cleaned=cleaned)
     return user
+
+
+def user_settings_save(*, user: User, cleaned: Mapping[str, Any]) -> None:
+    """Save settings already checked by ``user_settings_check``, other than ``away_until``."""
+    if cleaned:
+        for field, value in cleaned.items():
+            setattr(user, field, value)
+        user.save(update_fields=list(cleaned))
 
 
 def email_verified_set(*, user: User) -> None:

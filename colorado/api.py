@@ -31,7 +31,6 @@ from ninja.openapi.schema import OpenAPISchema
 from ninja.operation import Operation
 from ninja.types import DictStrAny
 
-from accounts.api import router as accounts_router
 from colorado.api_kit import (
     BODY_METHODS,
     ERROR_REF,
@@ -47,6 +46,7 @@ from games.api import router as games_router
 from games.api_clock import router as clock_router
 from games.api_notes import router as notes_router
 from games.errors import GameError, error_body
+from players.api import router as players_router
 from tournaments.api import router as tournaments_router
 from tournaments.api_ladder import router as ladder_router
 from webhooks.api import router as webhooks_router
@@ -198,7 +198,7 @@ def not_found(request: HttpRequest, rest: str = "") -> HttpResponse:
     return error_response(request, 404, "not_found", _("There is nothing here."))
 
 
-api.add_router("/", accounts_router)
+api.add_router("/", players_router)
 api.add_router("/", games_router)
 api.add_router("/", clock_router)
 api.add_router("/", notes_router)

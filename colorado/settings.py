@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "ninja",
     "allauth",
     "allauth.account",
+    "colorado",
     "accounts",
     "games",
     "notifications",
@@ -132,7 +133,7 @@ AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",  # admin, API tokens' password exchange
     "allauth.account.auth_backends.AuthenticationBackend",  # username or e-mail
 ]
-ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+ACCOUNT_ADAPTER = "players.adapter.AccountAdapter"
 ACCOUNT_FORMS = {"login": "accounts.forms.LoginForm"}
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]

@@ -27,6 +27,7 @@ urlpatterns = [
     path("", include("webhooks.urls")),
     path("tournaments/", include("tournaments.urls")),
     path("", include("accounts.urls")),
+    path("", include("players.urls")),
     path("api/", api.urls),
     # Anything else under /api/: the API's JSON 404 (colorado.api.not_found).
     re_path(r"^api/(?P<rest>.*)$", api_not_found),

@@ -7,4 +7,8 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self) -> None:
+        from accounts.names import bot_kinds_register
         from games import checks  # noqa: F401 (registers the system checks)
+        from games.bots import every_bot_kind
+
+        bot_kinds_register(every_bot_kind)

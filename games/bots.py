@@ -34,7 +34,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
 from accounts.models import Rating, User
-from games.engine import LEVELS, Rules, get_rules
+from games.engine import LEVELS, Rules, get_rules, title_slugs
 from games.engine.bots import bot_names, choose_action, get_bot
 from games.models import Game, Seat
 
@@ -46,6 +46,11 @@ BOT_ACCOUNT_NAMES = (gettext_noop("Random bot"), gettext_noop("Search bot"))
 def bot_kinds(title: str) -> tuple[str, ...]:
     """The bot kinds a table of ``title`` may seat (the generic bots and the title's own)."""
     return tuple(bot_names(title))
+
+
+def every_bot_kind() -> set[str]:
+    """Every bot kind of every title: their accounts' names are reserved (``accounts.names``)."""
+    return {kind for title in title_slugs() for kind in bot_kinds(title)}
 
 
 #: The generic searching bot (games.engine.bots.search): its thinking time is a setting.

@@ -46,7 +46,7 @@ DURABLE: list[Effect] = [
     "webhooks.events.my_turn_owed",  # my_turn deliveries owed
 ]
 DURABLE_FINISH: list[Effect] = [
-    "accounts.ratings.ratings_on_finish",  # the players' ratings
+    "games.ratings.ratings_on_finish",  # the players' ratings
     "notifications.receivers.finished_pushes_owed",  # "game over" pushes owed
     "webhooks.events.game_over_owed",  # game_over deliveries owed
 ]

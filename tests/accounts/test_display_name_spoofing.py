@@ -106,7 +106,7 @@ def test_the_settings_page_shows_the_refusal() -> None:
 
 
 def test_a_username_confusable_with_another_name_is_refused_at_sign_up() -> None:
-    from accounts.adapter import AccountAdapter
+    from players.adapter import AccountAdapter
 
     make_user("alice")
     from django import forms

@@ -13,8 +13,8 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from accounts.ratings import ratings_apply
 from games.models import Game
+from games.ratings import ratings_apply
 from tests.accounts.factories import finished_game, make_user
 
 pytestmark = pytest.mark.django_db

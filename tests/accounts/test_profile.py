@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from accounts.charts import rating_chart
-from accounts.ratings import ratings_apply
 from games.models import Game, Seat
+from games.ratings import ratings_apply
+from players.charts import rating_chart
 from tests.accounts.factories import finished_game, make_bot, make_user
 
 pytestmark = pytest.mark.django_db

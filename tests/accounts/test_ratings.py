@@ -8,8 +8,8 @@ import pytest
 from django.db import connection, transaction
 
 from accounts.models import Rating, RatingChange
-from accounts.ratings import Skill, rated_ranks, ratings_apply, skills_update
 from games.models import Game
+from games.ratings import Skill, rated_ranks, ratings_apply, skills_update
 from tests.accounts import plackett_luce_reference as reference
 from tests.accounts.factories import finished_game, make_bot, make_user
 

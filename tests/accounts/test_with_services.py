@@ -13,11 +13,11 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 
 from accounts.models import Rating, RatingChange, User
-from accounts.ratings import ratings_apply
 from games import services
 from games.fairness import verify_export
 from games.handover import seat_hand_to_bot
 from games.models import Game, Seat
+from games.ratings import ratings_apply
 from tests.accounts.factories import make_user
 from tests.play import play_randomly
 

@@ -51,7 +51,9 @@ def _sweep() -> dict[str, int]:
 
 
 def test_the_scheduler_runs_both_sweeps_every_minute(settings):
-    schedule = {entry["task"]: entry["schedule"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
+    schedule = {
+        entry["task"]: entry["schedule"] for entry in settings.CELERY_BEAT_SCHEDULE.values()
+    }
     assert schedule[sweep_deadlines.name] == schedule[sweep_notifications.name]
 
 

@@ -11,10 +11,9 @@ from django.core.mail import EmailMultiAlternatives
 from django.test import Client
 from django.utils import timezone
 
-from notifications.tasks import sweep_notifications
 from notifications import outbox as mail
 from notifications.models import OutboxMail
-from notifications.tasks import send_outbox_mail
+from notifications.tasks import send_outbox_mail, sweep_notifications
 
 pytestmark = pytest.mark.django_db
 

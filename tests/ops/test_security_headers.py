@@ -14,10 +14,10 @@ from django.conf import settings
 from django.test import Client, RequestFactory
 
 from accounts.models import User
-from accounts.ratings import ratings_apply
 from colorado.outage import unavailable_response
 from games import services
 from games.models import Game
+from games.ratings import ratings_apply
 from notifications.services import unsubscribe_token
 from tests.accounts.factories import finished_game, make_user
 

@@ -6,7 +6,7 @@ medium and hard) plays two-player games until the pair has ``N`` finished games,
 rated table between the two levels' bot accounts (``bot-<kind>``): opened with
 ``games.services.game_create``, played move by move by the bot task (run in this process,
 one move after another: no worker needed) and rated when it ends by the site's rating
-service (``accounts.ratings``), like any game. So the games show in the bots' profiles and
+service (``games.ratings``), like any game. So the games show in the bots' profiles and
 the ratings on the leaderboard and the Bots page.
 
 Safe to re-run: ``N`` is the number of games a pair should have in all, so a second run

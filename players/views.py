@@ -16,15 +16,16 @@ from django.utils.translation import get_language_from_request
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts import selectors, services
-from accounts.charts import rating_chart
-from accounts.forms import SettingsForm
+from accounts import services
 from accounts.http import AuthenticatedHttpRequest
 from accounts.models import Rating, RatingChange, User
-from accounts.ratings import leaderboard_rows
 from games.engine import get_rules, title_slugs
 from games.invitations import is_muted
+from games.ratings import leaderboard_rows
 from games.titles import default_title
+from players import selectors
+from players.charts import rating_chart
+from players.forms import SettingsForm
 
 
 def _title_or_404(slug: str) -> str:
@@ -96,7 +97,7 @@ def leaderboard(request: HttpRequest, game: str | None = None) -> HttpResponse:
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     player = get_object_or_404(User, username=username, is_active=True)
-    # Everything listed is of the games the visitor may watch (accounts.selectors).
+    # Everything listed is of the games the visitor may watch (players.selectors).
     viewer = request.user
     blocks = []
     changes_by_game: dict[int, RatingChange] = {}

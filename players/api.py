@@ -10,12 +10,14 @@ from django.utils.translation import gettext as _
 from ninja import Field, Router, Schema, Status
 from pydantic import ConfigDict
 
-from accounts import selectors, services
+from accounts import services
 from accounts.http import AuthenticatedHttpRequest
 from accounts.models import ApiToken, User
 from colorado.api_kit import ApiError, errors, optional_auth
 from colorado.throttling import AddressRateThrottle
 from games.invitations import mute_set, mutes_of
+from players import selectors
+from players.settings import settings_update
 
 router = Router(tags=["users"])
 
@@ -157,7 +159,7 @@ def me_settings_update(request: AuthenticatedHttpRequest, payload: SettingsIn) -
         if field in changes and changes[field] is None:
             raise ApiError(400, "bad_request", _("%(field)s cannot be null.") % {"field": field})
     try:
-        services.user_settings_update(user=user, changes=changes)
+        settings_update(user=user, changes=changes)
     except services.SettingsError as exc:
         raise ApiError(400, "invalid_setting", exc.message, field=exc.field) from None
     return selectors.user_settings(user=user)
