@@ -15,7 +15,7 @@ from accounts.http import AuthenticatedHttpRequest
 from accounts.models import ApiToken, User
 from colorado.api_kit import ApiError, errors, optional_auth
 from colorado.throttling import AddressRateThrottle
-from games.invitations import mute_set, mutes_of
+from games.tables.invitations import mute_set, mutes_of
 
 router = Router(tags=["users"])
 

@@ -35,7 +35,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games.bots import bot_kinds
+from games.bots.players import bot_kinds
 from games.engine import title_slugs
 
 #: Categories that never belong in a name: format controls (zero-width characters, bidi
@@ -121,7 +121,7 @@ def name_taken(name: str, *, exclude_user_id: int | None = None) -> bool:
 @functools.cache
 def bot_names() -> frozenset[tuple[str, str]]:
     """The keys of every name a bot wears, in every language of the site: ``<Kind> bot``
-    for each bot kind of each title (``games.bots.bot_account``), as the reader sees it."""
+    for each bot kind of each title (``games.bots.players.bot_account``), as the reader sees it."""
     kinds = {kind for slug in title_slugs() for kind in bot_kinds(slug)}
     names = set()
     for kind in kinds:

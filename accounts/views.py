@@ -23,7 +23,7 @@ from accounts.http import AuthenticatedHttpRequest
 from accounts.models import Rating, RatingChange, User
 from accounts.ratings import leaderboard_rows
 from games.engine import get_rules, title_slugs
-from games.invitations import is_muted
+from games.tables.invitations import is_muted
 from games.titles import default_title
 
 

@@ -43,9 +43,9 @@ from colorado.api_kit import (
     signed_in,
 )
 from colorado.throttling import AnonymousRateThrottle, UserRateThrottle
-from games.api import router as games_router
-from games.api_clock import router as clock_router
-from games.api_notes import router as notes_router
+from games.api.clock import router as clock_router
+from games.api.notes import router as notes_router
+from games.api.tables import router as games_router
 from games.errors import GameError, error_body
 from tournaments.api import router as tournaments_router
 from tournaments.api_ladder import router as ladder_router

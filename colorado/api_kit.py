@@ -2,7 +2,7 @@
 shape and each endpoint's own error statuses (``Error``, ``errors``), and the ways to sign
 in (``signed_in``, ``optional_auth``).
 
-The apps' routers (``accounts.api``, ``games.api``, ``games.api_clock``) import this
+The apps' routers (``accounts.api``, ``games.api.tables``, ``games.api.clock``) import this
 module; the site's API (``colorado.api``) imports them and mounts them, so nothing here
 imports a router or the API object.
 """

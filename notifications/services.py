@@ -45,7 +45,7 @@ from colorado.task_queue import queue_task
 from games.clocks.arithmetic import zone
 from games.engine import get_rules
 from games.models import Game, Seat
-from games.snapshots import engine_for, load_state
+from games.store.state_cache import engine_for, load_state
 from games.titles import web_title
 from notifications.models import Notification
 from notifications.outbox import subject_line

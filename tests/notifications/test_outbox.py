@@ -11,7 +11,7 @@ from django.core.mail import EmailMultiAlternatives
 from django.test import Client
 from django.utils import timezone
 
-from games.tasks_clock import sweep_deadlines
+from games.clocks.tasks import sweep_deadlines
 from notifications import outbox as mail
 from notifications.models import OutboxMail
 from notifications.tasks import send_outbox_mail
