@@ -1,4 +1,4 @@
-"""Celery tasks of the games app: bots move by themselves.
+"""The bot task: bots move by themselves.
 
 ``bot_move(game_id, version)`` is queued on commit whenever a bot seat must act. It is
 idempotent by version: if the game moved on (or already finished) it does nothing, and its
