@@ -30,7 +30,6 @@ SWEEP_DB_RETRIES = 3
 
 @shared_task(
     bind=True,
-    # Its name from before the module moved (queued messages and beat's schedule carry it).
     name="games.tasks_clock.sweep_deadlines",
     acks_late=True,
     ignore_result=True,
