@@ -10,7 +10,7 @@ class RatingInline(admin.TabularInline):
     model = Rating
     extra = 0
     fields = ("game", "shown", "mu", "sigma", "games", "updated_at")
-    readonly_fields = fields  # written by games.ratings only
+    readonly_fields = fields  # written by games.records.ratings only
     can_delete = False
 
     def has_add_permission(self, request: object, obj: object = None) -> bool:

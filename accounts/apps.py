@@ -7,6 +7,8 @@ class AccountsConfig(AppConfig):
     verbose_name = _("Accounts")
 
     def ready(self) -> None:
+        # Imported here: models, and what imports them, load only once the app registry is
+        # ready (Django's AppConfig.ready); importing them at the top would be too early.
         from django.db.models.signals import post_delete, post_save
 
         from accounts.models import ApiToken, User

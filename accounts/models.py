@@ -46,13 +46,13 @@ class User(AbstractUser):
         """The name every page, mail, list and table shows: the display name, else the
         username. A bot still under the name the site gave it is named in the reader's
         language ("Bot glouton"), and the second, third… account of one kind (two bots of
-        one level at a table are two accounts, ``games.bots.bot_account``) carries a letter,
+        one level at a table are two accounts, ``games.bots.players.bot_account``) carries a letter,
         "Search bot B": a name of its own, the same on the lobby, in mails, the replay, the
         rating table, the profile and the leaderboard (a letter, not a number, which would
         read as a seat). See ``bot_letter``."""
         if self.wears_bot_name:
             # The names are marked for the catalogues where the bots are offered (the
-            # generic ones in games.bots, a title's own in its web app).
+            # generic ones in games.bots.players, a title's own in its web app).
             name = gettext(self.display_name)
             letter = bot_letter(self.username, self.bot_kind)
             if letter:
@@ -106,7 +106,7 @@ class Rating(models.Model):
 
     Shown as ``mu - 3 * sigma`` (a conservative estimate: the player is very probably at least
     this good); provisional until ``PROVISIONAL_GAMES`` rated games. Written only by
-    ``games.ratings.ratings_apply``.
+    ``games.records.ratings.ratings_apply``.
     """
 
     PROVISIONAL_GAMES = 5

@@ -133,7 +133,7 @@ def name_taken(name: str, *, exclude_user_id: int | None = None) -> bool:
 @functools.cache
 def bot_names() -> frozenset[tuple[str, str]]:
     """The keys of every name a bot wears, in every language of the site: ``<Kind> bot``
-    for each registered bot kind (``bot_kinds_register``; ``games.bots.bot_account``), as
+    for each registered bot kind (``bot_kinds_register``; ``games.bots.players.bot_account``), as
     the reader sees it."""
     kinds = {kind for source in _bot_kind_sources for kind in source()}
     names = set()

@@ -60,9 +60,10 @@ def main() -> None:
     from django.db import connection
 
     from accounts.models import User
-    from games import selectors, services
     from games.models import Game
     from games.moves import answer as move_answer
+    from games.selectors import documents
+    from games.tables import lifecycle
 
     statements = [0]
 
@@ -90,14 +91,14 @@ def main() -> None:
 
         profiler = cProfile.Profile()
     for _ in range(args.games):
-        game = services.game_create(
+        game = lifecycle.game_create(
             creator=users[0], players=args.players, invite=[u.username for u in users[1:]]
         )
         for user in users[1:]:
-            game = services.game_join(game_id=game.pk, user=user)
+            game = lifecycle.game_join(game_id=game.pk, user=user)
         while game.status == Game.Status.RUNNING:
             game.refresh_from_db()
-            docs = [(u, selectors.game_document(game=game, user=u)) for u in users]
+            docs = [(u, documents.game_document(game=game, user=u)) for u in users]
             due = [(u, d) for u, d in docs if d["my_seat"] in d["to_act"] and d["legal_actions"]]
             if not due:
                 break

@@ -31,7 +31,9 @@ from ninja.openapi.schema import OpenAPISchema
 from ninja.operation import Operation
 from ninja.types import DictStrAny
 
-from colorado.api_kit import (
+from colorado.throttling import AnonymousRateThrottle, UserRateThrottle
+from games.api.clock import router as clock_router
+from games.api.kit import (
     BODY_METHODS,
     ERROR_REF,
     ERRORS_KEY,
@@ -41,10 +43,8 @@ from colorado.api_kit import (
     anonymous,
     signed_in,
 )
-from colorado.throttling import AnonymousRateThrottle, UserRateThrottle
-from games.api import router as games_router
-from games.api_clock import router as clock_router
-from games.api_notes import router as notes_router
+from games.api.notes import router as notes_router
+from games.api.tables import router as games_router
 from games.errors import GameError, error_body
 from players.api import router as players_router
 from tournaments.api import router as tournaments_router

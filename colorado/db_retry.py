@@ -5,7 +5,7 @@ raise ``OperationalError`` / ``InterfaceError``. Such a task is not wrong, only 
 closes its broken connections (a pooled one is then dropped by the pool, not handed out
 again) and is queued again a little later, waiting longer each time. After
 ``max_retries`` it gives up; for bot moves the sweep finds the stalled bot and queues it
-again (``games.stalls``), so a long outage costs time, never a stuck game.
+again (``games.bots.stalled``), so a long outage costs time, never a stuck game.
 """
 
 from __future__ import annotations

@@ -151,7 +151,7 @@ def database_config(name: str, default_sqlite: Path) -> dict[str, object]:
             # gets a dead connection (the fault drill saw one 503 per idle pooled
             # connection with the checks off).
             config["CONN_HEALTH_CHECKS"] = True
-        # The move's statements are prepared once per connection (games.rows.prepared_cursor)
+        # The move's statements are prepared once per connection (games.store.rows.prepared_cursor)
         # and should be planned once too. PostgreSQL's plan cache plans a prepared statement
         # for its parameters five times and then keeps doing so whenever the generic plan's
         # estimate looks dearer, which for the move's lock and writes was 30-57 % of their

@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, path
 
-from games.consumers import GameConsumer
+from games.live.consumers import GameConsumer
 from notifications.consumers import LiveConsumer
 
 websocket_urlpatterns: list[URLPattern] = [

@@ -108,7 +108,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "games.context.site",
+                "games.web.context.site",
             ],
         },
     },
@@ -227,11 +227,11 @@ else:
     CELERY_BROKER_URL = "memory://localhost/"  # with a host: no kombu "No hostname" warning
 
 # Sockets one account (signed out: one address) may hold per server process
-# (games/socket_limits.py).
+# (games/live/socket_limits.py).
 SOCKETS_PER_ACCOUNT = env.env_int("SOCKETS_PER_ACCOUNT", 20, minimum=2)
 SOCKETS_PER_ADDRESS = env.env_int("SOCKETS_PER_ADDRESS", 50, minimum=2)
 # How often each server process compares the versions its sockets show with the database,
-# so a socket that missed a message (channel layer down) catches up (games/consumers.py).
+# so a socket that missed a message (channel layer down) catches up (games/live/consumers.py).
 SOCKET_RESYNC_SECONDS = env.env_int("SOCKET_RESYNC_SECONDS", 5, minimum=1)
 
 # The queue the worker takes tasks from and everything is sent to. Two sites sharing one
@@ -296,19 +296,19 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "interval_max": 2,
 }
 # A bot that is to act and has not moved for this long is queued again by the sweep (its
-# task was lost: a killed worker, a Redis restart, a database error). games.stalls.
+# task was lost: a killed worker, a Redis restart, a database error). games.bots.stalled.
 BOT_STALL_SECONDS = env.env_int("BOT_STALL_SECONDS", 30, minimum=1)
 # The search bot's thinking time per move, in seconds: the "hard" bot level uses it
-# (games.bots.LEVEL_SECONDS). Each bot move is one bot task (soft time limit 60 s), so at
+# (games.bots.players.LEVEL_SECONDS). Each bot move is one bot task (soft time limit 60 s), so at
 # most 30; the deadline sweep's stand-ins share a thinking allowance of their own
 # (games.clocks.sweep). docs/bots.md.
 BOT_SEARCH_SECONDS = env.env_float("BOT_SEARCH_SECONDS", 2.0, minimum=0.01, maximum=30.0)
-# What one account may ask of the shared capacity (games.capacity, docs/bots.md): tables
+# What one account may ask of the shared capacity (games.tables.capacity, docs/bots.md): tables
 # opened an hour, and tables with bots going at once.
 TABLES_PER_HOUR = env.env_int("TABLES_PER_HOUR", 20, minimum=1)
 BOT_TABLES_MAX = env.env_int("BOT_TABLES_MAX", 5, minimum=1)
-# Invitations an account may send an hour, and to one person a day (games.invitations).
-# Fair bot work (games/bot_queue.py): workers an account's tables share, and workers the
+# Invitations an account may send an hour, and to one person a day (games.tables.invitations).
+# Fair bot work (games/bots/fair_queue.py): workers an account's tables share, and workers the
 # tables with no person left share site-wide (played out at the lowest priority).
 BOT_WORK_PER_ACCOUNT = env.env_int("BOT_WORK_PER_ACCOUNT", 1, minimum=1)
 BOT_WORK_BOTS_ONLY = env.env_int("BOT_WORK_BOTS_ONLY", 1, minimum=1)
@@ -326,8 +326,9 @@ CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "celerybeat-schedule")
 # Task modules that ``autodiscover_tasks`` (which only finds ``<app>.tasks``) would miss.
 # The mail tasks are ``notifications.tasks`` (autodiscovered), registered under their old
-# names ``games.tasks_mail.*`` so that queued messages and the schedule below still match.
-CELERY_IMPORTS = ["games.tasks_clock"]
+# names ``games.tasks_mail.*``, and the deadline sweep under ``games.tasks_clock.*``, so
+# that queued messages and the schedule below still match.
+CELERY_IMPORTS = ["games.bots.tasks", "games.clocks.tasks"]
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "heartbeat": {
         "task": "colorado.tasks.heartbeat",

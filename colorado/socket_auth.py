@@ -4,7 +4,7 @@ Channels' ``AuthMiddlewareStack`` does the same in ``database_sync_to_async``: i
 thread a process keeps for thread-sensitive synchronous code, one handshake after another.
 When every page reconnects at once (a server restarted, a network back), each page's two
 sockets (its table's and the live one) queued there for the session's and the user's reads.
-``SessionUser`` reads them in the process's database threads (``games.db_threads``), as
+``SessionUser`` reads them in the process's database threads (``games.store.db_threads``), as
 many at once as the connection pool allows, and a handshake without a session cookie (a
 script's, with a ticket or a bearer token) costs no database work here at all.
 
@@ -24,7 +24,7 @@ from django.contrib.auth import get_user
 from django.contrib.auth.models import AnonymousUser
 from django.http import parse_cookie
 
-from games import db_threads
+from games.store import db_threads
 
 
 def session_key(scope: dict[str, Any]) -> str | None:

@@ -7,7 +7,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from colorado.tasks import HEARTBEAT_KEY
-from games.selectors_inbox import games_to_watch
+from games.selectors.inbox import games_to_watch
 from games.web.lobby import lobby_context
 
 

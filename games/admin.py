@@ -8,9 +8,9 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from games import services
 from games.errors import GameError
 from games.models import ChatMessage, Game, Invitation, Move, ReplaceVote, Seat, SeatHandover
+from games.tables import lifecycle
 
 
 class SeatInline(admin.TabularInline):
@@ -49,7 +49,7 @@ class GameAdmin(admin.ModelAdmin):
         aborted = 0
         for game_id in queryset.values_list("pk", flat=True):
             try:
-                services.game_abort(game_id=game_id)
+                lifecycle.game_abort(game_id=game_id)
             except GameError as exc:
                 self.message_user(request, f"#{game_id}: {exc.message}", messages.WARNING)
             else:

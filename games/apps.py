@@ -7,8 +7,10 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self) -> None:
+        # Imported here: models, and what imports them, load only once the app registry is
+        # ready (Django's AppConfig.ready); importing them at the top would be too early.
         from accounts.names import bot_kinds_register
         from games import checks  # noqa: F401 (registers the system checks)
-        from games.bots import every_bot_kind
+        from games.bots.players import every_bot_kind
 
         bot_kinds_register(every_bot_kind)

@@ -1,8 +1,8 @@
 """Tables, seats, the move log, invitations, chat and replace votes.
 
 The move log is the truth (one ``Move`` per accepted action); ``Game.state`` is a snapshot of
-the engine's full, secret state kept beside it for speed. Only ``games.services`` writes these
-rows; game rules never live here (they are in ``games.engine``).
+the engine's full, secret state kept beside it for speed. Only ``games.tables.lifecycle``
+writes these rows; game rules never live here (they are in ``games.engine``).
 """
 
 from __future__ import annotations
@@ -60,12 +60,12 @@ class Game(models.Model):
     skip_weekends = models.BooleanField(_("weekends do not count"), default=False)
     on_timeout = models.CharField(max_length=8, choices=OnTimeout.choices, default=OnTimeout.BOT)
     rated = models.BooleanField(_("rated"), default=True)
-    # The bot level the table chose, as the bot kind that plays it (games.bots.bot_levels):
+    # The bot level the table chose, as the bot kind that plays it (games.bots.players.bot_levels):
     # it plays the bot seats and stands in for a late or departed person. Blank: the
     # title's own stand-in (``Rules.stand_in_bot``), as for tables opened before levels.
     bot_kind = models.CharField(_("bot level"), max_length=32, blank=True)
     open_seats = models.BooleanField(_("anyone may join"), default=True)
-    # The finish rate (percent) a player needs to take a seat (games.reliability, REL-5).
+    # The finish rate (percent) a player needs to take a seat (games.records.reliability, REL-5).
     min_finish_rate = models.PositiveSmallIntegerField(default=0)
     result = models.JSONField(null=True, blank=True)  # {"scores": [...], "ranks": [...]}
     rematch_of = models.ForeignKey(
@@ -75,7 +75,7 @@ class Game(models.Model):
     class Meta:
         indexes = [
             models.Index(fields=["status", "-created_at"], name="game_status_created"),
-            # The sweep's search for bots that should have moved (games.stalls).
+            # The sweep's search for bots that should have moved (games.bots.stalled).
             models.Index(
                 fields=["updated_at"],
                 condition=Q(status="running"),
@@ -241,7 +241,7 @@ class Move(models.Model):
 
 class SealedMove(models.Model):
     """A sealed action (``Rules.sealed_steps``) with its salted commitment
-    (``games.commitments``), written with its move. Other seats see only the commitment
+    (``games.records.commitments``), written with its move. Other seats see only the commitment
     until the game is over; the export then publishes the salt and the payload, and the
     fairness check proves each revealed move matches what was committed before the
     reveal. ``replaced_*``: a later sealed action of the same seat at the same step took
@@ -310,7 +310,7 @@ class ChatMessage(models.Model):
 
 
 class InvitationMute(models.Model):
-    """``user`` takes no more invitations from ``muted`` (games.invitations): a table that
+    """``user`` takes no more invitations from ``muted`` (games.tables.invitations): a table that
     invites them is refused, and no mail is sent."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
@@ -327,7 +327,7 @@ class InvitationMute(models.Model):
 
 
 class GameNote(models.Model):
-    """A player's private notepad at one table (``games.notes``): only its writer ever
+    """A player's private notepad at one table (``games.tables.notes``): only its writer ever
     reads it. No document, frame, log, export, replay, mail, admin list or error message
     carries its text; it stays after the game ends."""
 

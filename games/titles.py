@@ -97,7 +97,7 @@ class WebTitle:
         return fields
 
     def options_from_form(self, cleaned: Mapping[str, Any]) -> dict[str, Any]:
-        """The options for ``games.services.game_create`` from the cleaned form data (text:
+        """The options for ``games.tables.lifecycle.game_create`` from the cleaned form data (text:
         ``games.engine.normalise_options`` turns it into the typed choices)."""
         return {name: cleaned.get(name) for name in self.rules.options_schema}
 

@@ -1,4 +1,4 @@
-"""Page URLs of the games app (the JSON API lives under /api/, see games/api.py)."""
+"""Page URLs of the games app (the JSON API lives under /api/, see games/api/tables.py)."""
 
 from django.urls import path
 

@@ -3,7 +3,7 @@
 It carries two things, both small and never hidden information:
 
 * ``{"type": "inbox", "count": n}``: the number of games waiting for the user (their move
-  is due, or an invitation is unanswered: ``games.selectors_inbox.inbox_count``), sent on
+  is due, or an invitation is unanswered: ``games.selectors.inbox.inbox_count``), sent on
   connect and whenever their inbox may have changed (group ``inbox-<user id>``);
 * ``{"type": "lobby"}``: the open tables changed (group ``lobby``, lobby pages only); the
   page fetches the list it may see itself, with its own session.
@@ -23,9 +23,9 @@ from urllib.parse import parse_qs
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from games import db_threads
-from games.selectors_inbox import inbox_count
-from games.socket_limits import CLOSE_TOO_MANY, Bucket, key_of, socket_counts
+from games.live.socket_limits import CLOSE_TOO_MANY, Bucket, key_of, socket_counts
+from games.selectors.inbox import inbox_count
+from games.store import db_threads
 from notifications.live import LOBBY_GROUP, inbox_group
 
 log = logging.getLogger(__name__)
@@ -45,7 +45,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
     count: int | None = None
     poll: asyncio.Task[None] | None = None
     lobby = False
-    share: str | None = None  # the socket share it counts in (games.socket_limits)
+    share: str | None = None  # the socket share it counts in (games.live.socket_limits)
     asks: Bucket | None = None
 
     async def connect(self) -> None:

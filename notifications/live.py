@@ -9,7 +9,7 @@ Django's signals and the move's after-commit effect (``inbox_nudge``, named in
   the open tables it may see (``/games/open-tables/``), so an invitation-only table never
   crosses a socket it does not belong to;
 * ``inbox-<user id>``: ``{"type": "inbox.changed"}`` to each socket of that user, which
-  reads the user's count again (``games.selectors_inbox.inbox_count``).
+  reads the user's count again (``games.selectors.inbox.inbox_count``).
 
 A nudge lost with the channel layer costs nothing lasting: the sockets also re-read every
 ``LIVE_POLL_SECONDS`` and the pages are right on every load.

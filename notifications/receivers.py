@@ -16,9 +16,9 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import rows
 from games.models import Game, Invitation, Seat
 from games.moves.result import Advance, MoveResult
+from games.store import rows
 from notifications import push
 from notifications.tasks import send_finished_email, send_invitation_email
 

@@ -54,7 +54,7 @@ from games.clocks.arithmetic import zone
 from games.clocks.time_left import time_left_text
 from games.engine import get_rules
 from games.models import Game, Seat
-from games.snapshots import engine_for, load_state
+from games.store.state_cache import engine_for, load_state
 from games.titles import web_title
 from notifications.models import Notification
 from notifications.outbox import subject_line

@@ -13,9 +13,9 @@ from pydantic import ConfigDict
 from accounts import services
 from accounts.http import AuthenticatedHttpRequest
 from accounts.models import ApiToken, User
-from colorado.api_kit import ApiError, errors, optional_auth
 from colorado.throttling import AddressRateThrottle
-from games.invitations import mute_set, mutes_of
+from games.api.kit import ApiError, errors, optional_auth
+from games.tables.invitations import mute_set, mutes_of
 from players import selectors
 from players.settings import settings_update
 

@@ -1,4 +1,4 @@
-"""Muting an inviter from their profile page (``games.invitations``): the button posts here
+"""Muting an inviter from their profile page (``games.tables.invitations``): the button posts here
 and goes back to the profile with a message."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.http import AuthenticatedHttpRequest
 from accounts.models import User
-from games.invitations import mute_set
+from games.tables.invitations import mute_set
 
 
 def _toggle(request: AuthenticatedHttpRequest, username: str, *, on: bool) -> HttpResponse:

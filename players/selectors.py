@@ -11,8 +11,8 @@ from django.db.models.functions import Coalesce
 
 from accounts.models import Rating, RatingChange, User
 from games.models import Game, Seat
-from games.reliability import record_of
-from games.selectors import watchable_games
+from games.records.reliability import record_of
+from games.selectors.documents import watchable_games
 
 
 def user_settings(*, user: User) -> dict[str, Any]:
@@ -51,7 +51,7 @@ def user_ratings(*, user: User) -> list[Rating]:
 
 
 def _visible_ids(viewer: Any) -> QuerySet[Game, Mapping[str, object]]:
-    """The ids of the games ``viewer`` may watch (``games.selectors.can_watch`` as a
+    """The ids of the games ``viewer`` may watch (``games.selectors.documents.can_watch`` as a
     subquery): what a profile, its statistics, its rating history and its recent
     opponents may be built from. An invitation-only table is its players' and invitees'
     business on every channel (docs/api.md, "Who may watch")."""
@@ -139,7 +139,7 @@ def user_games(
     limit: int = 50,
     offset: int = 0,
 ) -> list[Any]:
-    """The user's games that ``viewer`` may see (``games.selectors.can_watch``: an
+    """The user's games that ``viewer`` may see (``games.selectors.documents.can_watch``: an
     invitation-only table's game is listed to its players only), newest first, with their
     seats and users prefetched; finished games carry the final scores and ranks on their
     seats. Never the seed or the secret state."""
@@ -248,6 +248,6 @@ def user_document(*, user: User, viewer: Any) -> dict[str, Any]:
         "stats": {
             slug: stats.as_dict() for slug, stats in user_stats(user=user, viewer=viewer).items()
         },
-        # Totals from every table, like the ratings (games.reliability).
+        # Totals from every table, like the ratings (games.records.reliability).
         "record": record_of(user).as_dict(),
     }

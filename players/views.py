@@ -20,8 +20,8 @@ from accounts import services
 from accounts.http import AuthenticatedHttpRequest
 from accounts.models import Rating, RatingChange, User
 from games.engine import get_rules, title_slugs
-from games.invitations import is_muted
-from games.ratings import leaderboard_rows
+from games.records.ratings import leaderboard_rows
+from games.tables.invitations import is_muted
 from games.titles import default_title
 from players import selectors
 from players.charts import rating_chart

@@ -379,8 +379,9 @@ class Drill:
         """Keep ``--bot-games`` tables of bots only running (new ones as others end)."""
         from django.db import close_old_connections
 
-        from games import bots, services
+        from games.bots import players as bot_players
         from games.models import Game
+        from games.tables import lifecycle
 
         while not self.stop_players.is_set():
             try:
@@ -389,8 +390,10 @@ class Drill:
                     status=Game.Status.RUNNING, seats__user__username="bot-random"
                 ).count()
                 for _ in range(self.args.bot_games - running):
-                    services.game_create(
-                        creator=bots.bot_account(kind="random"), players=3, bots=["greedy"] * 2
+                    lifecycle.game_create(
+                        creator=bot_players.bot_account(kind="random"),
+                        players=3,
+                        bots=["greedy"] * 2,
                     )
             except Exception as exc:  # the database or the broker is down: try again later
                 say(f"bot tables: {type(exc).__name__} (a fault is on)")

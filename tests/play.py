@@ -6,8 +6,9 @@ import random
 from typing import Any
 
 from accounts.models import User
-from games import moves, selectors
+from games import moves
 from games.models import Game
+from games.selectors import documents
 
 
 def mover(game: Game, *users: User) -> tuple[User, dict[str, Any]]:
@@ -16,7 +17,7 @@ def mover(game: Game, *users: User) -> tuple[User, dict[str, Any]]:
     game.refresh_from_db()
     fresh = Game.objects.get(pk=game.pk)
     for user in users:
-        doc = selectors.game_document(game=fresh, user=user)
+        doc = documents.game_document(game=fresh, user=user)
         if doc["my_seat"] in doc["to_act"]:
             return user, doc
     raise AssertionError(f"none of them is to act (to_act {game.to_act})")
@@ -40,7 +41,7 @@ def play_randomly(game: Game, users: list[User], seed: int = 0, limit: int = 500
     while game.status == Game.Status.RUNNING and steps < limit:
         moved = False
         for user in users:
-            doc = selectors.game_document(game=game, user=user)
+            doc = documents.game_document(game=game, user=user)
             if doc["my_seat"] in doc["to_act"] and doc["legal_actions"]:
                 moves.action_submit(
                     game_id=game.pk,

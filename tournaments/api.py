@@ -7,8 +7,8 @@ from typing import Any
 from django.http import HttpRequest
 from ninja import Field, Router, Schema, Status
 
-from colorado.api_kit import errors, optional_auth, signed_in
 from colorado.throttling import UserRateThrottle, caller
+from games.api.kit import errors, optional_auth, signed_in
 from games.errors import NotFound
 from tournaments import services
 from tournaments.models import Tournament

@@ -7,8 +7,8 @@ from typing import Any
 from django.http import HttpRequest
 from ninja import Field, Router, Schema
 
-from colorado.api_kit import errors, optional_auth, signed_in
 from colorado.throttling import caller
+from games.api.kit import errors, optional_auth, signed_in
 from tournaments import ladder
 
 router = Router(tags=["ladders"])

@@ -24,7 +24,7 @@ from accounts.models import User
 from games.engine import get_rules, title_slugs
 from games.errors import BadRequest, Conflict, NotAllowed, NotFound
 from games.models import Game, Seat
-from games.seated import seated_table_open
+from games.tables.seated import seated_table_open
 from tournaments.models import LadderChallenge, LadderRung
 
 LADDER_REACH = 3

@@ -17,11 +17,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Rating
-from games.bot_play import bot_play
-from games.bots import stand_in_kind
+from games.bots.play import bot_play
+from games.bots.players import stand_in_kind
 from games.clocks.seat_clock import counts_as_person
 from games.models import Game, Seat
-from games.seated import seated_table_open
+from games.tables.seated import seated_table_open
 from notifications import push
 from tournaments import pairing
 from tournaments.models import Entrant, Pairing, Round, Tournament

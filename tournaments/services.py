@@ -15,12 +15,12 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.services import email_verified
-from games.bots import bot_account, kind_for
+from games.bots.players import bot_account, kind_for
 from games.clocks.seats import seat_resign
 from games.engine import title_slugs
 from games.errors import BadRequest, Conflict, GameError, NotAllowed, NotFound
 from games.models import Game, Seat
-from games.seated import table_checks
+from games.tables.seated import table_checks
 from tournaments.models import Entrant, Pairing, Tournament
 from tournaments.task_names import step_queue
 

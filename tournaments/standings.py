@@ -9,7 +9,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games.models import Game, Seat
-from games.ratings import rated_ranks
+from games.records.ratings import rated_ranks
 from tournaments.models import Entrant, Pairing, Round, Tournament
 from tournaments.scoring import Line, TableResult, as_number, standings
 

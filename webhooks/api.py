@@ -8,8 +8,8 @@ from typing import Any
 from django.http import HttpRequest
 from ninja import Field, Router, Schema, Status
 
-from colorado.api_kit import errors, signed_in
 from colorado.throttling import UserRateThrottle, caller
+from games.api.kit import errors, signed_in
 from webhooks import services
 
 router = Router(tags=["webhooks"])

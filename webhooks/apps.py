@@ -6,6 +6,8 @@ class WebhooksConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        # Imported here: models, and what imports them, load only once the app registry is
+        # ready (Django's AppConfig.ready); importing them at the top would be too early.
         from webhooks import events
 
         events.connect()

@@ -5,6 +5,7 @@
 * ``advance``: clocks start and stop as the game advances (a durable effect of each move,
   ``games.moves.effects``);
 * ``sweep``: the deadline sweep (vacation first, then the bot stands in or the table waits);
+* ``tasks``: the sweep's Celery task, run by beat every minute;
 * ``vacation``: vacation taken in advance and cancelled;
 * ``seats``: resigning, and the votes that hand a late player's seat to the bot.
 

@@ -11,11 +11,11 @@ from django.db.models.functions import Least
 from django.utils import timezone
 
 from accounts.models import User
-from games import rows
 from games.clocks import arithmetic
 from games.clocks.seat_clock import CLOCK_FIELDS, deadline_for, elapsed, user_zone
 from games.models import Game, Move, Seat
 from games.moves.result import Advance
+from games.store import rows
 
 
 def clocks_advance(

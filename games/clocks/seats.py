@@ -1,6 +1,6 @@
 """A person's seat handed to the bot for good: by resigning, or by a replace vote of the other
 players once the person has missed ``MISSES_BEFORE_VOTE`` deadlines at a table that waits.
-The hand-over itself is ``games.handover.seat_hand_to_bot``. Rules: ``docs/clocks.md``."""
+The hand-over itself is ``games.tables.handover.seat_hand_to_bot``. Rules: ``docs/clocks.md``."""
 
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games.bots import stand_in_kind
+from games.bots.players import stand_in_kind
 from games.clocks.seat_clock import counts_as_person
 from games.errors import BadRequest, Conflict, NotAllowed, NotFound
-from games.handover import seat_hand_to_bot
 from games.live.broadcast import announce_update
 from games.models import Game, ReplaceVote, Seat
+from games.tables.handover import seat_hand_to_bot
 
 #: Misses after which the other players of a waiting table may vote to replace the player.
 MISSES_BEFORE_VOTE = 2

@@ -1,6 +1,6 @@
-"""The deadline sweep: every minute (``games.tasks_clock.sweep_deadlines``) the seats whose
+"""The deadline sweep: every minute (``games.clocks.tasks.sweep_deadlines``) the seats whose
 deadline passed are claimed and handled, one transaction each: vacation first, then the bot
-stands in (``games.bot_play``) or the table waits. Rules: ``docs/clocks.md``."""
+stands in (``games.bots.play``) or the table waits. Rules: ``docs/clocks.md``."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from django.utils import timezone
 from accounts.models import User
 from colorado.task_names import MISSED_MAIL, VACATION_MAIL
 from colorado.task_queue import queue_task
-from games.bot_play import bot_play
-from games.bots import bot_seconds, stand_in_kind
+from games.bots.play import bot_play
+from games.bots.players import bot_seconds, stand_in_kind
 from games.clocks import arithmetic
 from games.clocks.seat_clock import counts_as_person, user_zone
 from games.models import Game, Seat

@@ -1,17 +1,24 @@
 """The frames of the game sockets: each seat's (and the spectators') frame after a move,
 built once from what the move's transaction holds in memory, and a frame from a document.
-The filtering is the documents' and the log's (``games.selectors``)."""
+The filtering is the documents' and the log's (``games.selectors.documents``)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from games import jsontext
 from games.engine import views as engine_views
 from games.models import Game, Move, Seat
-from games.selectors import _document, _entry, _seats, _visible, game_summary, viewing_seat
-from games.snapshots import engine_for, load_state
+from games.selectors.documents import (
+    _document,
+    _entry,
+    _seats,
+    _visible,
+    game_summary,
+    viewing_seat,
+)
+from games.store import jsontext
+from games.store.state_cache import engine_for, load_state
 
 #: The keys of a socket frame (``{"type": "game", …}``), taken from the game document.
 FRAME_KEYS = ("version", "status", "my_seat", "seats", "view", "legal_actions", "to_act", "result")
@@ -63,7 +70,7 @@ def move_frames_and_documents(
 
 
 def frames_json(frames: dict[int | None, dict[str, Any]]) -> dict[int | None, str]:
-    """Each of ``move_frames``' frames as JSON text (``games.jsontext``): decoded, each text
+    """Each of ``move_frames``' frames as JSON text (``games.store.jsontext``): decoded, each text
     is exactly its frame. (Each frame is encoded whole: with ``orjson`` that is cheaper than
     comparing the seats' members with the spectators' to encode the shared ones once.)"""
     return {number: jsontext.dumps(frame) for number, frame in frames.items()}

@@ -1,5 +1,5 @@
 """The safety net of the game sockets: ``VersionWatch`` brings a socket that missed a frame
-(a channel layer that lost it) up to date from the database (``games.consumers``)."""
+(a channel layer that lost it) up to date from the database (``games.live.consumers``)."""
 
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ from typing import Protocol
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
-from games import db_threads
 from games.models import Game
+from games.store import db_threads
 
 log = logging.getLogger(__name__)
 
 
 class Watched(Protocol):
-    """What the watch needs of a game socket (``games.consumers.GameConsumer``)."""
+    """What the watch needs of a game socket (``games.live.consumers.GameConsumer``)."""
 
     game_id: int
     version: int

@@ -2,7 +2,7 @@
 
 * ``request`` — a move as it arrives (``MoveRequest``), its checks without the database,
   a page's form read into an action;
-* ``store`` — the move's locks and reads of the database;
+* (the move's locks, reads and writes of the database are ``games.store.backends``);
 * ``submit`` — load, check, apply, store, hand on (read it first);
 * ``result`` — what a move hands on (``MoveResult``, ``Advance``);
 * ``effects`` — the named effects, in the transaction and after the commit;

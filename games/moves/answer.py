@@ -1,13 +1,14 @@
 """A player's move and its answer, the same on every surface.
 
-The socket's ``{"type": "action"}`` message (``games.consumers``), ``POST
-/api/games/<id>/actions`` (``games.api``) and the page's no-socket form (``games.web.posts.act``)
-all reach ``answers`` through ``games.moves.queue``, which hands it a game's moves that
-waited together: the move path (``games.moves.submit``), then for each move either the
-sender's document after the job's moves (with ``applied_version`` and ``replayed``) or the
-error body every surface gives (``games.errors.error_body``; a stale version carries the
-sender's current document in ``current``: built here and nowhere else). The work runs in a
-database thread (``games.db_threads``), never on the event loop or a request's thread.
+The socket's ``{"type": "action"}`` message (``games.live.consumers``), ``POST
+/api/games/<id>/actions`` (``games.api.tables``) and the page's no-socket form
+(``games.web.posts.act``) all reach ``answers`` through ``games.moves.queue``, which hands
+it a game's moves that waited together: the move path (``games.moves.submit``), then for
+each move either the sender's document after the job's moves (with ``applied_version`` and
+``replayed``) or the error body every surface gives (``games.errors.error_body``; a stale
+version carries the sender's current document in ``current``: built here and nowhere
+else). The work runs in a database thread (``games.store.db_threads``), never on the event
+loop or a request's thread.
 """
 
 from __future__ import annotations
@@ -17,12 +18,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games import selectors
 from games.errors import GameError, NotSignedIn, StaleVersion, error_body, kept
 from games.moves.request import MoveRequest, action_from_form, check_request
 from games.moves.result import MoveResult, Outcome
 from games.moves.submit import submit
-from games.store import store
+from games.selectors import documents
+from games.store.backends import store
 
 Json = dict[str, Any]
 
@@ -30,12 +31,12 @@ Json = dict[str, Any]
 def _document(result: MoveResult, user: Any) -> Json:
     """The sender's document after the moves: the one the frames were built from when there
     is one (``MoveResult.documents``), else built from the game and seats the move locked."""
-    mine = selectors.seat_for_user(game=result.game, user=user, seats=result.seats)
+    mine = documents.seat_for_user(game=result.game, user=user, seats=result.seats)
     number = mine.seat if mine is not None else None
     built = result.documents
     if number in built and built[number]["version"] == result.game.version:
         return dict(built[number])
-    return selectors.game_document(game=result.game, user=user, seats=result.seats)
+    return documents.game_document(game=result.game, user=user, seats=result.seats)
 
 
 @dataclass(frozen=True)

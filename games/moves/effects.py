@@ -31,10 +31,10 @@ from django.db import transaction
 from django.utils.module_loading import import_string
 
 from colorado.task_queue import eager
-from games import bot_wakeup
+from games.bots import wakeup
 from games.live.broadcast import announce_update, broadcast, frames_send, layer_failed
 from games.moves.result import Advance, MoveResult
-from games.snapshots import remember_state
+from games.store.state_cache import remember_state
 
 log = logging.getLogger(__name__)
 
@@ -46,12 +46,12 @@ DURABLE: list[Effect] = [
     "webhooks.events.my_turn_owed",  # my_turn deliveries owed
 ]
 DURABLE_FINISH: list[Effect] = [
-    "games.ratings.ratings_on_finish",  # the players' ratings
+    "games.records.ratings.ratings_on_finish",  # the players' ratings
     "notifications.receivers.finished_pushes_owed",  # "game over" pushes owed
     "webhooks.events.game_over_owed",  # game_over deliveries owed
 ]
 AFTER_COMMIT: list[Effect] = [
-    "games.moves.effects.state_remember",  # the snapshot cache (games.snapshots)
+    "games.moves.effects.state_remember",  # the snapshot cache (games.store.state_cache)
     "games.moves.effects.frames",  # each socket's frame; the documents for the answer
     "notifications.live.inbox_nudge",  # the header's inbox count of whom it concerns
     "notifications.receivers.finished_mails_queue",  # "game finished" mails
@@ -128,10 +128,10 @@ def wake_bot(game_id: int, version: int) -> None:
     sweep queues a bot move that was lost. With eager tasks (tests, scripts) the bot plays
     right here and its errors are raised as they are."""
     if eager():
-        bot_wakeup.queue_bot_move(game_id=game_id, version=version)
+        wakeup.queue_bot_move(game_id=game_id, version=version)
         return
     try:
-        bot_wakeup.queue_bot_move(game_id=game_id, version=version)
+        wakeup.queue_bot_move(game_id=game_id, version=version)
     except Exception as exc:
         layer_failed(f"queueing the bot move at version {version}", game_id, exc)
 

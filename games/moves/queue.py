@@ -1,6 +1,6 @@
 """Moves at the same game that wait for a database thread together are made together.
 
-A process's moves wait in its database threads' queue (``games.db_threads``) while the
+A process's moves wait in its database threads' queue (``games.store.db_threads``) while the
 cores are busy. Moves of one game that wait there at the same time — a table's
 simultaneous bids, sent within milliseconds of each other — would each take a thread,
 then wait in turn for the game's lock, and each would lock, write, commit and send every
@@ -29,8 +29,8 @@ from typing import Any
 
 from django.db import connection
 
-from games import db_threads
 from games.moves import answer as move_answer
+from games.store import db_threads
 
 Answer = tuple[int, dict[str, Any]]
 

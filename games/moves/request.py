@@ -22,7 +22,7 @@ from games.titles import web_title
 
 CLIENT_ID_MAX = 64
 # The client ids the server makes for its own moves (``bot:<version>:<seat>`` in
-# games.tasks, ``timeout:<version>:<seat>`` in games.clocks.sweep). A player who sent one first
+# games.bots.tasks, ``timeout:<version>:<seat>`` in games.clocks.sweep). A player who sent one first
 # made the server's move look like a retry, and it was never made: players may not use them.
 RESERVED_CLIENT_ID_PREFIXES = ("bot:", "timeout:")
 

@@ -56,5 +56,5 @@ class MoveResult:
     @property
     def events(self) -> list[Json]:
         """The events of the accepted moves, in order (private ones included: each seat
-        is shown only its own through ``games.selectors``)."""
+        is shown only its own through ``games.selectors.documents``)."""
         return [event for move in self.moves for event in move.events]

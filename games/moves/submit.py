@@ -2,18 +2,18 @@
 or the clock's — is made here, read top to bottom:
 
 1. **load**: ONE transaction that starts by locking the game, its seats (with their users)
-   and finding what the sending seat's client id already made (``games.store``: one
+   and finding what the sending seat's client id already made (``games.store.backends``: one
    statement on PostgreSQL, the plain way elsewhere);
 2. **check** each request: a client id this seat already used answers with the version its
    move made (a retry, nothing applied); the game must run, the seat be the sender's (or
    the bot's), its person still in, the version not stale (``_refusal``);
 3. **apply**: the engine applies the action (``IllegalAction`` → 422, nothing written);
-4. **store**: the ``Move`` row (and a sealed action's ``SealedMove``, ``games.sealing``),
-   the seats whose decisions changed, the result when the game ends, the game's row — all
-   in one collected batch (``store().collecting()``: one statement on PostgreSQL); the
-   durable effects of each move (``effects.DURABLE``: clocks, mails and webhooks owed)
-   and, when the game ends, ``effects.DURABLE_FINISH`` (ratings, …) in the same
-   transaction;
+4. **store**: the ``Move`` row (and a sealed action's ``SealedMove``,
+   ``games.records.sealed_moves``), the seats whose decisions changed, the result when the
+   game ends, the game's row — all in one collected batch (``store().collecting()``: one
+   statement on PostgreSQL); the durable effects of each move (``effects.DURABLE``: clocks,
+   mails and webhooks owed) and, when the game ends, ``effects.DURABLE_FINISH`` (ratings,
+   …) in the same transaction;
 5. **hand on** an explicit ``MoveResult`` (game, seats, state, moves and their events, each
    request's outcome) to the after-commit effects (``effects.AFTER_COMMIT``: frames, inbox
    counts, mails, tournaments, the bot's wake-up), which fill in each seat's document, and
@@ -33,8 +33,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import bots as bot_players
-from games import rows
+from games.bots import players as bot_players
 from games.engine import IllegalAction, final_ranks
 from games.errors import (
     BadRequest,
@@ -50,9 +49,10 @@ from games.models import Game, Move, Seat
 from games.moves import effects
 from games.moves.request import MoveRequest, check_request
 from games.moves.result import Advance, MoveResult, Outcome
-from games.sealing import Pending, seal
-from games.snapshots import engine_for, load_state
-from games.store import client_ids_used, store
+from games.records.sealed_moves import Pending, seal
+from games.store import rows
+from games.store.backends import client_ids_used, store
+from games.store.state_cache import engine_for, load_state
 
 __all__ = ["action_submit", "submit"]
 
@@ -243,7 +243,7 @@ def _record(
     sealed: Pending,
 ) -> tuple[Move, Advance, list[str]]:
     """An accepted move, in memory and in the collected writes: its ``Move`` row (and its
-    ``SealedMove`` row if the action is sealed: ``games.sealing``), the seats whose
+    ``SealedMove`` row if the action is sealed: ``games.records.sealed_moves``), the seats whose
     decisions it changed, the result if it ends the game. The game's row is written at the
     batch's end: the fields this move changed are returned with the move's ``Advance``."""
     engine = engine_for(game)

@@ -14,7 +14,7 @@ from django import template
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.bots import level_of
+from games.bots.players import level_of
 from games.clocks.arithmetic import auto_vacation_applies
 from games.titles import web_title
 

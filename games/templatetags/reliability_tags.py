@@ -1,5 +1,5 @@
 """``{% reliability_record player %}``: the player's reliability record on their profile
-(games.reliability)."""
+(games.records.reliability)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 from django import template
 
-from games.reliability import record_of
+from games.records.reliability import record_of
 
 register = template.Library()
 

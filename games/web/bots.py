@@ -1,5 +1,5 @@
 """The Bots page (``/bots/``): each title's bot levels, who plays them, their rating and how
-they play (``games.bots.level_rows``)."""
+they play (``games.bots.players.level_rows``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from django.shortcuts import render
 from django.utils.formats import number_format
 from django.utils.translation import ngettext
 
-from games.bots import level_rows
+from games.bots.players import level_rows
 from games.titles import web_titles
 
 

@@ -15,7 +15,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from colorado.throttling import AnonymousRateThrottle, UserRateThrottle
-from games import services
 from games.errors import (
     Conflict,
     GameError,
@@ -24,10 +23,11 @@ from games.errors import (
     json_error,
     watch_refused,
 )
-from games.fairness import verify_export
 from games.models import Game
-from games.selectors import can_watch
-from games.selectors_record import game_export, replay_board, replay_document
+from games.records.export_replay import game_export, replay_board, replay_document
+from games.records.fairness import verify_export
+from games.selectors.documents import can_watch
+from games.tables import lifecycle
 from games.web.page import error_reply, watch_refused_page
 
 # A finished game's record is read (and, to verify it, replayed) on every call: the same
@@ -77,7 +77,7 @@ def _watch_refused(request: HttpRequest, game: Game, *, wants_json: bool) -> Htt
 @throttled(*RECORD_THROTTLES)
 def verify(request: HttpRequest, game_id: int) -> HttpResponse:
     """The fairness verdict of a finished game (HTML, or JSON with ``?format=json``): its
-    published export replayed by ``games.fairness.verify_export``."""
+    published export replayed by ``games.records.fairness.verify_export``."""
     game = get_object_or_404(Game, pk=game_id)
     wants_json = request.GET.get("format") == "json"
     if not can_watch(game=game, user=request.user):
@@ -104,7 +104,7 @@ def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect(f"{reverse('login')}?next={reverse('games:game', args=[game_id])}")
     try:
-        table = services.game_rematch(game_id=game_id, user=request.user)
+        table = lifecycle.game_rematch(game_id=game_id, user=request.user)
     except GameError as exc:  # back to the game with the reason, like the game page's forms
         return error_reply(request, game_id, exc)
     return redirect("games:game", game_id=table.pk)

@@ -13,13 +13,14 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.http import AuthenticatedHttpRequest
 from accounts.models import User
-from games import selectors_inbox, services
 from games.errors import (
     GameError,
 )
-from games.forms import NewTableForm
 from games.models import Game, Seat
-from games.selectors_inbox import lobby_open_tables
+from games.selectors import inbox as inbox_reads
+from games.selectors.inbox import lobby_open_tables
+from games.tables import lifecycle
+from games.web.forms import NewTableForm
 
 
 class _MyTable(TypedDict):
@@ -78,7 +79,7 @@ def new_table(request: AuthenticatedHttpRequest) -> HttpResponse:
         form = NewTableForm(request.POST)
         if form.is_valid():
             try:
-                game = services.game_create(creator=request.user, **form.service_kwargs())
+                game = lifecycle.game_create(creator=request.user, **form.service_kwargs())
             except GameError as exc:
                 form.add_error(None, exc.message)
             else:
@@ -93,17 +94,17 @@ def new_table(request: AuthenticatedHttpRequest) -> HttpResponse:
 def inbox(request: HttpRequest) -> HttpResponse:
     """``/games/inbox/``: the games waiting for my move, the nearest deadline first, then
     the invitations (rematch offers marked) and my other running games."""
-    return render(request, "games/inbox.html", selectors_inbox.inbox(user=request.user))
+    return render(request, "games/inbox.html", inbox_reads.inbox(user=request.user))
 
 
 @require_GET
 def inbox_count(request: HttpRequest) -> JsonResponse:
     """``{"count": n}``: the header's figure, for a page without a live socket."""
-    return JsonResponse({"count": selectors_inbox.inbox_count(user=request.user)})
+    return JsonResponse({"count": inbox_reads.inbox_count(user=request.user)})
 
 
 @require_GET
 def open_tables(request: HttpRequest) -> HttpResponse:
     """The lobby's open tables, as the lobby renders them (a fragment)."""
-    tables = selectors_inbox.lobby_open_tables(user=request.user)
+    tables = inbox_reads.lobby_open_tables(user=request.user)
     return render(request, "games/_open_tables.html", {"open_tables": tables})

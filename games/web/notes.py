@@ -1,4 +1,4 @@
-"""The game page's private notepad (``games.notes``): the form posts here; the page's
+"""The game page's private notepad (``games.tables.notes``): the form posts here; the page's
 script (``static/js/notes.js``) posts the same form as one types, asking for JSON."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import notes
 from games.errors import GameError, NotSignedIn, TooManyRequests, page_error, wants_json
-from games.limits import note_allowed
+from games.tables import notes
+from games.tables.limits import note_allowed
 
 
 @require_POST

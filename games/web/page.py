@@ -1,5 +1,5 @@
 """The game page (players and spectators), its live panels, a title's read-only queries
-and the rules pages. Reads go through ``games.selectors``; a refused form answers as on
+and the rules pages. Reads go through ``games.selectors.documents``; a refused form answers as on
 every surface (``games.errors``: ``page_error``, ``json_error``)."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from accounts.names import name_key
-from games import bots_only, notes, selectors
+from games.bots import bot_only_tables
 from games.clocks.seats import replace_votes_open
 from games.engine import IllegalAction
 from games.errors import (
@@ -26,13 +26,15 @@ from games.errors import (
     json_error,
     page_error,
 )
-from games.forms import ChatForm
-from games.log_words import describe
+from games.live.seen_marks import seat_mark_seen
 from games.models import ChatMessage, Game, Seat
-from games.seen import seat_mark_seen
-from games.selectors_inbox import next_waiting
-from games.snapshots import engine_for, load_state
+from games.selectors import documents
+from games.selectors.inbox import next_waiting
+from games.selectors.log_words import describe
+from games.store.state_cache import engine_for, load_state
+from games.tables import notes
 from games.titles import WebTitle, web_title, web_titles
+from games.web.forms import ChatForm
 
 LOG_LIMIT = 200
 
@@ -92,7 +94,7 @@ def log_lines(
     game: Game, user: Any, names: list[str], me: int | None, title: WebTitle
 ) -> list[dict[str, Any]]:
     lines = []
-    for entry in selectors.game_log(game=game, user=user, since=0, chat=False):
+    for entry in documents.game_log(game=game, user=user, since=0, chat=False):
         text = describe(entry, names, me, title)
         if text:
             lines.append(
@@ -131,7 +133,7 @@ def page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     the title's own (``WebTitle.page_context``) for its board and panels."""
     user = request.user
     title = web_title(game.title)
-    doc = selectors.game_document(game=game, user=user)
+    doc = documents.game_document(game=game, user=user)
     names = seat_names(doc)
     view = doc.get("view")
     me = doc.get("my_seat")
@@ -167,8 +169,8 @@ def page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
         "chat": ChatMessage.objects.filter(game=game).select_related("user").order_by("-id")[:50],
         "chat_form": ChatForm(),
         "away_players": _away(seat_rows),
-        "may_abort": bots_only.may_abort(game=game, user=user),
-        # The player's own notepad (games.notes); None for anyone without a seat here.
+        "may_abort": bot_only_tables.may_abort(game=game, user=user),
+        # The player's own notepad (games.tables.notes); None for anyone without a seat here.
         "my_note": None
         if my_seat_row is None
         else notes.note_read(game_id=game.pk, user=user)["text"],
@@ -190,7 +192,7 @@ def page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
             }
             for seat, name in enumerate(names)
         ]
-    # A seat its person left is shown to them as to a spectator (selectors.viewing_seat).
+    # A seat its person left is shown to them as to a spectator (documents.viewing_seat).
     ctx.update(
         title.page_context(doc=doc, legal=legal, names=names, me=None if me in out_seats else me)
     )
@@ -227,7 +229,7 @@ def page_context(request: HttpRequest, game: Game) -> dict[str, Any]:
 
 
 def watch_refused_page(request: HttpRequest, game: Game) -> HttpResponse:
-    """A table the visitor may not see (``selectors.can_watch``): sign in first when
+    """A table the visitor may not see (``documents.can_watch``): sign in first when
     anonymous (they may be one of its players), else a page saying whose table it is."""
     if not request.user.is_authenticated:
         return redirect(f"{reverse('login')}?next={request.path}")
@@ -237,7 +239,7 @@ def watch_refused_page(request: HttpRequest, game: Game) -> HttpResponse:
 @require_GET
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
     game = game_or_404(game_id)
-    if not selectors.can_watch(game=game, user=request.user):
+    if not documents.can_watch(game=game, user=request.user):
         return watch_refused_page(request, game)
     ctx = page_context(request, game)
     if ctx["me"] is not None and request.user.is_authenticated:
@@ -249,7 +251,7 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
 def panels(request: HttpRequest, game_id: int) -> HttpResponse:
     """The side panels alone, for the page's script to swap in after a live update."""
     game = game_or_404(game_id)
-    if not selectors.can_watch(game=game, user=request.user):
+    if not documents.can_watch(game=game, user=request.user):
         return HttpResponse(status=403)
     ctx = page_context(request, game)
     if ctx["me"] is not None and request.user.is_authenticated:

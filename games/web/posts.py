@@ -13,8 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import bots_only, services
-from games.chat import chat_post
+from games.bots import bot_only_tables
 from games.clocks.seats import replace_vote_cast, seat_resign
 from games.errors import (
     BadRequest,
@@ -23,11 +22,13 @@ from games.errors import (
     TooManyRequests,
     wants_json,
 )
-from games.forms import ChatForm, MoveForm, ReplaceVoteForm
-from games.limits import chat_allowed
 from games.models import Game, Seat
 from games.moves import queue as move_queue
 from games.moves.answer import Sent
+from games.tables import lifecycle
+from games.tables.chat import chat_post
+from games.tables.limits import chat_allowed
+from games.web.forms import ChatForm, MoveForm, ReplaceVoteForm
 from games.web.page import error_reply
 
 
@@ -66,7 +67,7 @@ def chat(request: HttpRequest, game_id: int) -> HttpResponse:
     if not request.user.is_authenticated:
         return error_reply(request, game_id, NotSignedIn(_("Sign in to chat.")))
     if not chat_allowed(request):
-        # The API's allowance, in the same bucket (games.limits).
+        # The API's allowance, in the same bucket (games.tables.limits).
         return error_reply(request, game_id, TooManyRequests())
     form = ChatForm(request.POST)
     if not form.is_valid():
@@ -85,10 +86,10 @@ def _seat_service(request: HttpRequest, game_id: int, name: str) -> HttpResponse
         return redirect(f"{reverse('login')}?next={reverse('games:game', args=[game_id])}")
     try:
         if name == "join":
-            services.game_join(game_id=game_id, user=request.user)
+            lifecycle.game_join(game_id=game_id, user=request.user)
             messages.success(request, _("You took a seat."))
         elif name == "leave":
-            services.game_leave(game_id=game_id, user=request.user)
+            lifecycle.game_leave(game_id=game_id, user=request.user)
             messages.success(request, _("You left the table."))
             return redirect("home")
         else:
@@ -107,7 +108,7 @@ def abort(request: HttpRequest, game_id: int) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect(f"{reverse('login')}?next={reverse('games:game', args=[game_id])}")
     try:
-        bots_only.table_abort(game_id=game_id, user=request.user)
+        bot_only_tables.table_abort(game_id=game_id, user=request.user)
     except GameError as exc:
         return error_reply(request, game_id, exc)
     messages.success(

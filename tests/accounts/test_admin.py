@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from games.ratings import ratings_apply
+from games.records.ratings import ratings_apply
 from tests.accounts.factories import finished_game, make_bot, make_user
 
 pytestmark = pytest.mark.django_db

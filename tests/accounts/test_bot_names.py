@@ -14,8 +14,8 @@ from django.urls import reverse
 
 from accounts.models import User
 from accounts.names import is_a_bot_name
-from games import services
 from games.models import Game
+from games.tables import lifecycle
 from tests.accounts.factories import make_user
 from tests.play import play_randomly
 
@@ -36,12 +36,12 @@ def _text(html: str) -> str:
 def test_two_bots_of_a_level_have_two_names_everywhere(eager_tasks: None, mailoutbox) -> None:
     alice, bob = make_user("alice"), make_user("bob")
     # The invitation mail lists who sits already.
-    services.game_create(creator=alice, players=4, bots=["random", "random"], invite=["bob"])
+    lifecycle.game_create(creator=alice, players=4, bots=["random", "random"], invite=["bob"])
     invitation = next(m for m in mailoutbox if m.to == [bob.email])
     assert "Random bot, Random bot B" in invitation.body, invitation.body
     assert "Random bot B" in _text(_client(bob).get("/games/open-tables/").content.decode())
 
-    game = services.game_create(
+    game = lifecycle.game_create(
         creator=alice, players=3, bots=["random", "random"], options={"flags": "random"}
     )
     names = sorted(s.user.shown_name for s in game.seats.select_related("user"))

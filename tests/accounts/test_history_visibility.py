@@ -1,5 +1,5 @@
 """A player's game list (profile page and ``GET /api/users/{username}/games``) follows the one
-visibility rule (``games.selectors.can_watch``): an invitation-only table's game, with its
+visibility rule (``games.selectors.documents.can_watch``): an invitation-only table's game, with its
 scores, is listed only to the people who may see that table."""
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from django.test import Client
 
 from accounts.models import User
 from games.models import Game
-from games.ratings import ratings_apply
+from games.records.ratings import ratings_apply
 from tests.accounts.factories import finished_game, make_user
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 
 from games.models import Game, Seat
-from games.ratings import ratings_apply
+from games.records.ratings import ratings_apply
 from players.charts import rating_chart
 from tests.accounts.factories import finished_game, make_bot, make_user
 

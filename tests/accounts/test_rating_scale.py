@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import Rating, display_rating
-from games.ratings import ratings_apply
+from games.records.ratings import ratings_apply
 from tests.accounts.factories import finished_game, make_bot, make_user
 
 pytestmark = pytest.mark.django_db

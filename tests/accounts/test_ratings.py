@@ -9,7 +9,7 @@ from django.db import connection, transaction
 
 from accounts.models import Rating, RatingChange
 from games.models import Game
-from games.ratings import Skill, rated_ranks, ratings_apply, skills_update
+from games.records.ratings import Skill, rated_ranks, ratings_apply, skills_update
 from tests.accounts import plackett_luce_reference as reference
 from tests.accounts.factories import finished_game, make_bot, make_user
 

@@ -12,8 +12,8 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from games import services
-from games.chat import chat_post
+from games.tables import lifecycle
+from games.tables.chat import chat_post
 from tests.accounts.factories import make_user
 
 pytestmark = pytest.mark.django_db
@@ -84,8 +84,8 @@ def test_the_table_shows_the_username_beside_a_display_name_that_differs() -> No
     alice = make_user("alice")
     # A name taken before the check existed: the page still tells the two apart.
     bob = make_user("bob", display_name="alice")
-    game = services.game_create(creator=alice, players=2, invite=["bob"], open_seats=False)
-    services.game_join(game_id=game.pk, user=bob)
+    game = lifecycle.game_create(creator=alice, players=2, invite=["bob"], open_seats=False)
+    lifecycle.game_join(game_id=game.pk, user=bob)
     chat_post(game_id=game.pk, user=bob, text="I am alice")
     html = signed_in(alice).get(f"/games/{game.pk}/").content.decode()
     seat = game.seats.get(user=bob).seat
@@ -102,7 +102,7 @@ def test_the_table_shows_the_username_beside_a_display_name_that_differs() -> No
 
 def test_bots_are_named_by_level_and_two_of_a_level_by_a_letter(eager_tasks: None) -> None:
     alice = make_user("alice")
-    game = services.game_create(creator=alice, players=3, bots=["greedy", "greedy"])
+    game = lifecycle.game_create(creator=alice, players=3, bots=["greedy", "greedy"])
     names = {s.seat: s.user.shown_name for s in game.seats.select_related("user")}
     assert sorted(names.values()) == ["Greedy bot", "Greedy bot B", "alice"]
     html = signed_in(alice).get(f"/games/{game.pk}/").content.decode()

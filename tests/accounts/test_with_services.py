@@ -13,11 +13,11 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 
 from accounts.models import Rating, RatingChange, User
-from games import services
-from games.fairness import verify_export
-from games.handover import seat_hand_to_bot
 from games.models import Game, Seat
-from games.ratings import ratings_apply
+from games.records.fairness import verify_export
+from games.records.ratings import ratings_apply
+from games.tables import lifecycle
+from games.tables.handover import seat_hand_to_bot
 from tests.accounts.factories import make_user
 from tests.play import play_randomly
 
@@ -35,7 +35,7 @@ RANDOM_FLAGS = {"flags": "random"}
 
 def _play(players: int, *, seed: int, people: int = 1, **create: Any) -> tuple[Game, list[User]]:
     users = [make_user() for _ in range(people)]
-    game = services.game_create(
+    game = lifecycle.game_create(
         creator=users[0],
         players=players,
         bots=["random"] * (players - people),
@@ -43,7 +43,7 @@ def _play(players: int, *, seed: int, people: int = 1, **create: Any) -> tuple[G
         **create,
     )
     for user in users[1:]:
-        services.game_join(game_id=game.pk, user=user)
+        lifecycle.game_join(game_id=game.pk, user=user)
     game = play_randomly(game, users, seed=seed)
     assert game.status == Game.Status.FINISHED
     return game, users
@@ -97,7 +97,7 @@ def test_verify_page_for_a_finished_game(client: Client) -> None:
 
 def test_verify_page_keeps_a_running_game_secret(client: Client) -> None:
     alice = make_user()
-    game = services.game_create(creator=alice, players=2, bots=["random"], options=RANDOM_FLAGS)
+    game = lifecycle.game_create(creator=alice, players=2, bots=["random"], options=RANDOM_FLAGS)
     response = client.get(f"/games/{game.pk}/verify/")
     assert response.status_code == 409
     assert game.seed not in response.content.decode()
@@ -109,8 +109,8 @@ def test_verify_page_keeps_a_running_game_secret(client: Client) -> None:
 
 def test_resigned_player_is_ranked_last_and_the_bot_earns_nothing() -> None:
     alice, bob = make_user(), make_user()
-    game = services.game_create(creator=alice, players=2, options=RANDOM_FLAGS)
-    services.game_join(game_id=game.pk, user=bob)
+    game = lifecycle.game_create(creator=alice, players=2, options=RANDOM_FLAGS)
+    lifecycle.game_join(game_id=game.pk, user=bob)
     bob_seat = Seat.objects.get(game=game, user=bob).seat
     seat_hand_to_bot(game_id=game.pk, seat=bob_seat, reason="resign")
     game = play_randomly(game, [alice], seed=31)
@@ -124,8 +124,8 @@ def test_resigned_player_is_ranked_last_and_the_bot_earns_nothing() -> None:
 def test_unrated_and_aborted_tables_leave_ratings_alone() -> None:
     _play(2, seed=41, rated=False)
     alice = make_user()
-    open_table = services.game_create(creator=alice, players=3, options=RANDOM_FLAGS)
-    services.game_abort(game_id=open_table.pk)
+    open_table = lifecycle.game_create(creator=alice, players=3, options=RANDOM_FLAGS)
+    lifecycle.game_abort(game_id=open_table.pk)
     assert not Rating.objects.exists()
     assert not RatingChange.objects.exists()
 

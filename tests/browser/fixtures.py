@@ -187,13 +187,13 @@ def player(transactional_db: None, make_user: Callable[..., Any]) -> Callable[[s
 def tables(player: Callable[[str], Any]) -> tuple[Any, dict[str, int]]:
     """alice and, for every title the site offers (from the registry), a two-seat table she
     shares with bob: (alice, {slug: game id})."""
-    from games import services
+    from games.tables import lifecycle
     from games.titles import web_titles
 
     alice, bob = player("alice"), player("bob")
     ids = {}
     for title in web_titles():
-        game = services.game_create(
+        game = lifecycle.game_create(
             creator=alice,
             title=title.slug,
             players=2,
@@ -201,6 +201,6 @@ def tables(player: Callable[[str], Any]) -> tuple[Any, dict[str, int]]:
             open_seats=False,
             rated=False,
         )
-        services.game_join(game_id=game.pk, user=bob)
+        lifecycle.game_join(game_id=game.pk, user=bob)
         ids[title.slug] = game.pk
     return alice, ids

@@ -16,11 +16,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.postgres]
 def test_the_chat_field_counts_its_characters(
     asgi_server: str, new_page: Callable[..., Any], player: Callable[[str], Any]
 ) -> None:
-    from games import services
+    from games.tables import lifecycle
 
     alice, bob = player("alice"), player("bob")
-    game = services.game_create(creator=alice, players=2, invite=["bob"], open_seats=False)
-    services.game_join(game_id=game.pk, user=bob)
+    game = lifecycle.game_create(creator=alice, players=2, invite=["bob"], open_seats=False)
+    lifecycle.game_join(game_id=game.pk, user=bob)
     page = new_page(390, 844)
     sign_in(page, asgi_server, "alice", "pw-alice-2026")
     page.goto(f"{asgi_server}/games/{game.pk}/")

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from games import services
+from games.tables import lifecycle
 from games.titles import web_titles
 
 from .driver import sign_in, wait_js
@@ -78,7 +78,7 @@ def test_a_waiting_table_is_as_wide_as_the_lobby(
     asgi_server: str, new_page: Callable[..., Any], player: Callable[[str], Any]
 ) -> None:
     alice = player("alice")
-    game = services.game_create(creator=alice, players=3)
+    game = lifecycle.game_create(creator=alice, players=3)
     page = new_page(1280, 800)
     sign_in(page, asgi_server, "alice", "pw-alice-2026")
     width = "() => document.getElementById('main').getBoundingClientRect().width"

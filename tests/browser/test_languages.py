@@ -23,12 +23,12 @@ SIZES = {"desktop": (1280, 900), "phone": (390, 844)}
 def test_the_game_page_reads_well_in_each_language(
     language: str, asgi_server: str, new_page: Callable[..., Any], player: Callable[[str], Any]
 ) -> None:
-    from games import services
+    from games.tables import lifecycle
 
     user = player(f"reader{language}")
     user.language = language
     user.save(update_fields=["language"])
-    game = services.game_create(creator=user, players=2, bots=["greedy"])
+    game = lifecycle.game_create(creator=user, players=2, bots=["greedy"])
     for size, (width, height) in SIZES.items():
         page = new_page(width, height)
         sign_in(page, asgi_server, user.username, f"pw-reader{language}-2026")

@@ -39,14 +39,14 @@ def _live(page: Any) -> None:
 def test_lobby_waiting_table_and_inbox_count_update_without_reload(
     asgi_server: str, new_page: Callable[..., Any], player: Callable[[str], Any]
 ) -> None:
-    from games import services
     from games.models import Game
-    from games.selectors_inbox import inbox_count
+    from games.selectors.inbox import inbox_count
+    from games.tables import lifecycle
 
     alice = player("alice")
     player("bob")
     player("carol")
-    table = services.game_create(creator=alice, players=2, clock="fast", rated=False)
+    table = lifecycle.game_create(creator=alice, players=2, clock="fast", rated=False)
 
     creator = new_page()
     sign_in(creator, asgi_server, "alice", "pw-alice-2026")
@@ -127,8 +127,8 @@ def test_lobby_waiting_table_and_inbox_count_update_without_reload(
 
         carol = User.objects.get(username="carol")
         for clock in ("fast", "normal"):  # two games due for carol, for the picture
-            due = services.game_create(creator=carol, players=2, clock=clock)
-            services.game_join(game_id=due.pk, user=User.objects.get(username="bob"))
+            due = lifecycle.game_create(creator=carol, players=2, clock=clock)
+            lifecycle.game_join(game_id=due.pk, user=User.objects.get(username="bob"))
         watcher.reload()
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
         visitor.goto(f"{asgi_server}/")

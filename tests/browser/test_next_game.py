@@ -19,16 +19,18 @@ def test_next_game_waiting_follows_a_move_and_the_key_n(
 ) -> None:
     from django.utils import timezone
 
-    from games import moves, selectors, services
+    from games import moves
     from games.models import Seat
+    from games.selectors import documents
+    from games.tables import lifecycle
 
     alice, bob = player("alice"), player("bob")
     games = []
     for _ in range(3):  # both bid at once: alice is due at each
-        game = services.game_create(
+        game = lifecycle.game_create(
             creator=alice, players=2, invite=["bob"], open_seats=False, options={"flags": "random"}
         )
-        services.game_join(game_id=game.pk, user=bob)
+        lifecycle.game_join(game_id=game.pk, user=bob)
         game.refresh_from_db()
         games.append(game)
     here, later, sooner = games
@@ -42,7 +44,7 @@ def test_next_game_waiting_follows_a_move_and_the_key_n(
     page.goto(f"{asgi_server}/games/{here.pk}/")
     wait_js(page, "document.querySelector('.live-status.on')")
     assert page.locator("#next-game").count() == 0, "alice's move is due here"
-    doc = selectors.game_document(game=here, user=alice)
+    doc = documents.game_document(game=here, user=alice)
     bid = next(a for a in doc["legal_actions"] if a["type"] == "bid")
     moves.action_submit(game_id=here.pk, user=alice, action=bid, version=doc["version"])
     page.wait_for_selector("#next-game")
@@ -55,13 +57,15 @@ def test_a_move_is_announced_to_screen_readers(
     asgi_server: str, new_page: Callable[..., Any], player: Callable[[str], Any]
 ) -> None:
     """The board says what a move did in a polite live region: the new log line."""
-    from games import moves, selectors, services
+    from games import moves
+    from games.selectors import documents
+    from games.tables import lifecycle
 
     alice, bob = player("alice"), player("bob")
-    game = services.game_create(
+    game = lifecycle.game_create(
         creator=alice, players=2, invite=["bob"], open_seats=False, options={"flags": "random"}
     )
-    services.game_join(game_id=game.pk, user=bob)
+    lifecycle.game_join(game_id=game.pk, user=bob)
     game.refresh_from_db()
     page = new_page(1280, 800)
     sign_in(page, asgi_server, "alice", "pw-alice-2026")
@@ -69,7 +73,7 @@ def test_a_move_is_announced_to_screen_readers(
     wait_js(page, "document.querySelector('.live-status.on')")
     assert page.get_attribute("#move-news", "aria-live") == "polite"
     assert page.inner_text("#move-news") == ""
-    doc = selectors.game_document(game=game, user=bob)
+    doc = documents.game_document(game=game, user=bob)
     bid = next(a for a in doc["legal_actions"] if a["type"] == "bid")
     moves.action_submit(game_id=game.pk, user=bob, action=bid, version=doc["version"])
     said = wait_js(page, "document.getElementById('move-news').textContent")

@@ -1,5 +1,5 @@
 """The private notepad on the game page: saved as one types (no button pressed), kept on
-reload, and absent from the other player's page (games.notes)."""
+reload, and absent from the other player's page (games.tables.notes)."""
 
 from __future__ import annotations
 
@@ -27,15 +27,15 @@ def test_a_note_saves_as_one_types_and_only_its_writer_sees_it(
     player: Callable[[str], Any],
     tmp_path: Path,
 ) -> None:
-    from games import services
     from games.models import GameNote
+    from games.tables import lifecycle
 
     shots = _shots(tmp_path)
     alice, bob = player("alice"), player("bob")
-    game = services.game_create(
+    game = lifecycle.game_create(
         title="colorado-county", creator=alice, players=2, options={"flags": "random"}
     )
-    services.game_join(game_id=game.pk, user=bob)
+    lifecycle.game_join(game_id=game.pk, user=bob)
 
     page = new_page()
     sign_in(page, asgi_server, "alice", "pw-alice-2026")

@@ -52,14 +52,14 @@ def rotated(action: dict[str, Any]) -> bool:
 def test_a_whole_game_against_the_greedy_bot(
     asgi_server: str, new_page: Callable[..., Any], player: Callable[[str], Any], tmp_path: Path
 ) -> None:
-    from games import services
     from games.models import Game, Move
+    from games.tables import lifecycle
 
     alice, bob, carol = player("alice"), player("bob"), player("carol")
     # Other tables, so that the lobby has something to show: an open one and a running one.
-    services.game_create(creator=carol, players=3, rated=False)
-    other = services.game_create(creator=bob, players=2, invite=["alice"], open_seats=False)
-    services.game_join(game_id=other.pk, user=alice)
+    lifecycle.game_create(creator=carol, players=3, rated=False)
+    other = lifecycle.game_create(creator=bob, players=2, invite=["alice"], open_seats=False)
+    lifecycle.game_join(game_id=other.pk, user=alice)
     page = new_page(*DESKTOP)
     sign_in(page, asgi_server, "alice", "pw-alice-2026")
     # The lobby's form: a 2-player table with one greedy bot.
@@ -129,12 +129,12 @@ def test_a_whole_game_against_the_greedy_bot(
 def test_a_move_appears_on_the_other_players_page_without_reload(
     asgi_server: str, new_page: Callable[..., Any], player: Callable[[str], Any]
 ) -> None:
-    from games import services
     from games.models import Game
+    from games.tables import lifecycle
 
     alice, bob = player("alice"), player("bob")
-    game = services.game_create(creator=alice, players=2, invite=["bob"], open_seats=False)
-    services.game_join(game_id=game.pk, user=bob)
+    game = lifecycle.game_create(creator=alice, players=2, invite=["bob"], open_seats=False)
+    lifecycle.game_join(game_id=game.pk, user=bob)
     game = Game.objects.get(pk=game.pk)
     pages = {}
     for user in (alice, bob):
@@ -171,12 +171,12 @@ def test_the_board_script_draws_what_the_server_draws(
     asgi_server: str, new_page: Callable[..., Any], player: Callable[[str], Any]
 ) -> None:
     """board.js and titles/colorado_county/board_svg.py give the same markup for the same views."""
-    from games import services
     from games.engine import get_rules
+    from games.tables import lifecycle
     from titles.colorado_county.board_svg import board_strings, render_board
 
     alice = player("alice")
-    game = services.game_create(creator=alice, players=2, bots=["random"])
+    game = lifecycle.game_create(creator=alice, players=2, bots=["random"])
     page = new_page(*DESKTOP)
     page.goto(f"{asgi_server}/games/{game.pk}/")
     engine = get_rules("colorado-county")

@@ -24,15 +24,15 @@ def test_step_through_a_finished_game_with_the_keyboard(
     asgi_server: str, new_page: Callable[..., Any], player: Callable[[str], Any]
 ) -> None:
     from colorado.celery import app as celery_app
-    from games import services
     from games.models import Game
+    from games.tables import lifecycle
     from tests.play import play_randomly
 
     alice = player("alice")
     before = celery_app.conf.task_always_eager
     celery_app.conf.task_always_eager = True
     try:
-        game = services.game_create(
+        game = lifecycle.game_create(
             creator=alice, players=2, bots=["random"], options={"flags": "random"}
         )
         game = play_randomly(game, [alice], seed=3)

@@ -16,15 +16,15 @@ pytestmark = [pytest.mark.browser, pytest.mark.postgres]
 
 def _finished(user: Any, title: str, seed: int) -> Any:
     from colorado.celery import app as celery_app
-    from games import services
     from games.models import Game
+    from games.tables import lifecycle
     from tests.play import play_randomly
 
     before = celery_app.conf.task_always_eager
     celery_app.conf.task_always_eager = True
     try:
         options = {"flags": "random"} if title == "colorado-county" else None
-        game = services.game_create(
+        game = lifecycle.game_create(
             creator=user, title=title, players=2, bots=["random"], options=options
         )
         game = play_randomly(game, [user], seed=seed)

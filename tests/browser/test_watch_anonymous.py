@@ -19,15 +19,15 @@ def test_a_visitor_without_an_account_watches_a_public_table_live_and_sees_who_i
 ) -> None:
     from django.utils import timezone
 
-    from games import services
     from games.clocks.vacation import vacation_take
+    from games.tables import lifecycle
 
     alice, bob = player("alice"), player("bob")
-    game = services.game_create(creator=alice, players=2, options={"flags": "random"})
-    services.game_join(game_id=game.pk, user=bob)
+    game = lifecycle.game_create(creator=alice, players=2, options={"flags": "random"})
+    lifecycle.game_join(game_id=game.pk, user=bob)
     vacation_take(user=bob, until=timezone.now() + timedelta(days=2))
-    private = services.game_create(creator=alice, players=2, invite=["bob"], open_seats=False)
-    services.game_join(game_id=private.pk, user=bob)
+    private = lifecycle.game_create(creator=alice, players=2, invite=["bob"], open_seats=False)
+    lifecycle.game_join(game_id=private.pk, user=bob)
 
     page = new_page()
     page.goto(f"{asgi_server}/")

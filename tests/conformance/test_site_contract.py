@@ -15,9 +15,11 @@ from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 
 from accounts.models import User
-from games import moves, selectors, services
+from games import moves
 from games.engine import Rules, get_rules, register, unregister
 from games.models import Game, Move
+from games.selectors import documents as selectors
+from games.tables import lifecycle
 from games.titles import web_title
 from tests.conformance.playing import canonical, fingerprinted
 from tests.i18n.english_left import LANGUAGES, english_left
@@ -82,7 +84,7 @@ def test_a_whole_game_through_the_site_never_changes_a_shared_value(
     rules = get_rules(slug)
     person = make_user()
     medium = rules.declaration.bot_levels["medium"]
-    game = services.game_create(
+    game = lifecycle.game_create(
         creator=person,
         title=slug,
         players=rules.max_players,
@@ -148,10 +150,10 @@ def _tables(site_slug: str, reader: User) -> tuple[Game, Game]:
     """A running table of the reader and bots, and a finished one."""
     rules = get_rules(site_slug)
     bots = [rules.declaration.bot_levels["easy"]] * (rules.min_players - 1)
-    running = services.game_create(
+    running = lifecycle.game_create(
         creator=reader, title=site_slug, players=rules.min_players, bots=bots
     )
-    finished = services.game_create(
+    finished = lifecycle.game_create(
         creator=reader, title=site_slug, players=rules.min_players, bots=bots
     )
     client = Client()

@@ -11,8 +11,8 @@ from django.test import Client
 
 from accounts.models import User
 from accounts.services import token_create
-from games import services
 from games.models import Game
+from games.tables import lifecycle
 from tests.accounts import factories
 
 #: The password of the users the fixtures make.
@@ -78,10 +78,10 @@ def invited_pair(
     """A running two-player table (the title's default options) that its opener invited the
     other to, and the two (named ``first`` and ``second`` if given)."""
     users = [make_user(first), make_user(second)]
-    game = services.game_create(
+    game = lifecycle.game_create(
         creator=users[0], players=2, invite=[users[1].username], open_seats=open_seats
     )
-    services.game_join(game_id=game.pk, user=users[1])
+    lifecycle.game_join(game_id=game.pk, user=users[1])
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING
     return game, users
@@ -90,7 +90,7 @@ def invited_pair(
 def running_pair(make_user: Callable[..., User]) -> tuple[Game, list[User]]:
     """A running two-player table of two new people (both bid first), and the two."""
     users = [make_user(), make_user()]
-    game = services.game_create(creator=users[0], players=2, options={"flags": "random"})
-    services.game_join(game_id=game.pk, user=users[1])
+    game = lifecycle.game_create(creator=users[0], players=2, options={"flags": "random"})
+    lifecycle.game_join(game_id=game.pk, user=users[1])
     game.refresh_from_db()
     return game, users

@@ -8,9 +8,11 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from games import moves, selectors, services
+from games import moves
+from games.bots.tasks import bot_move
 from games.models import Game, Move
-from games.tasks import bot_move
+from games.selectors import documents
+from games.tables import lifecycle
 
 pytestmark = pytest.mark.django_db
 
@@ -20,9 +22,9 @@ def test_admin_aborts_a_running_game_and_keeps_moves_read_only(
 ) -> None:
     staff = make_user(is_staff=True, is_superuser=True)
     player = make_user()
-    game = services.game_create(creator=player, players=2, bots=["random"])
+    game = lifecycle.game_create(creator=player, players=2, bots=["random"])
     assert game.status == Game.Status.RUNNING
-    doc = selectors.game_document(game=game, user=player)
+    doc = documents.game_document(game=game, user=player)
     if doc["my_seat"] in doc["to_act"]:
         moves.action_submit(
             game_id=game.pk, user=player, action=doc["legal_actions"][0], version=doc["version"]
@@ -54,8 +56,8 @@ def test_admin_shows_who_handed_a_seat_to_the_bot(
 
     staff = make_user(is_staff=True, is_superuser=True)
     alice, bob = make_user(username="alice-resigns"), make_user()
-    game = services.game_create(creator=alice, players=2, invite=[bob.username])
-    services.game_join(game_id=game.pk, user=bob)
+    game = lifecycle.game_create(creator=alice, players=2, invite=[bob.username])
+    lifecycle.game_join(game_id=game.pk, user=bob)
     seat_resign(game_id=game.pk, user=alice)
     client.force_login(staff)
     page = client.get(f"/admin/games/game/{game.pk}/change/").content.decode()

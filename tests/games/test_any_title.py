@@ -17,9 +17,9 @@ from django.test import Client
 
 from accounts.models import User
 from accounts.services import token_create
-from games import selectors
-from games.fairness import verify_export
 from games.models import Game, Move
+from games.records.fairness import verify_export
+from games.selectors import documents
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -93,7 +93,7 @@ def test_a_test_only_title_is_shown_and_played_on_the_generic_page(
     other = Client()
     other.force_login(bob)
     assert "my_pick" in other.get(f"/games/{game_id}/").content.decode()
-    bob_doc = selectors.game_document(game=Game.objects.get(pk=game_id), user=bob)
+    bob_doc = documents.game_document(game=Game.objects.get(pk=game_id), user=bob)
     assert "4" not in json.dumps(bob_doc["view"])
     garbled = page.post(
         f"/games/{game_id}/act/", {"action": "{nope"}, headers={"Accept": "application/json"}

@@ -10,11 +10,12 @@ from typing import Any
 import pytest
 
 from accounts.models import User
-from games import moves, services
-from games.chat import chat_post
+from games import moves
 from games.engine import get_rules
-from games.handover import seat_hand_to_bot
 from games.models import Game, Move
+from games.tables import lifecycle
+from games.tables.chat import chat_post
+from games.tables.handover import seat_hand_to_bot
 from tests.games.fixtures import ApiClient
 from tests.play import play_randomly
 
@@ -27,14 +28,14 @@ DOC_KEYS |= {"legal_actions", "result", "seed_hash"}
 
 def _running(make_user: Callable[..., User], *, public: bool = True) -> tuple[Game, list[User]]:
     users = [make_user(), make_user()]
-    game = services.game_create(
+    game = lifecycle.game_create(
         creator=users[0],
         players=2,
         options={"flags": "random"},
         invite=[] if public else [users[1].username],
         open_seats=public,
     )
-    services.game_join(game_id=game.pk, user=users[1])
+    lifecycle.game_join(game_id=game.pk, user=users[1])
     game.refresh_from_db()
     return game, users
 
@@ -69,7 +70,7 @@ def test_full_open_table_says_table_full(api: Api, make_user: Callable[..., User
     # An open table whose seats are taken by people but not started: not possible (it
     # starts), so a table is full only once running; a three-seat table mid-way is joinable.
     alice = make_user()
-    game = services.game_create(creator=alice, players=2)
+    game = lifecycle.game_create(creator=alice, players=2)
     response = api(make_user()).post(f"/api/games/{game.pk}/join")
     assert response.status_code == 200
     assert api(make_user()).post(f"/api/games/{game.pk}/join").status_code == 409
@@ -126,9 +127,9 @@ def test_log_since_my_version_lists_what_was_said_and_done_at_it(
     seats handed to a bot while the table stood at that version (they carry the version
     they followed), and not again once it has seen a later version."""
     users = [make_user(), make_user()]
-    game = services.game_create(creator=users[0], players=2, options={"flags": "random"})
+    game = lifecycle.game_create(creator=users[0], players=2, options={"flags": "random"})
     chat_post(game_id=game.pk, user=users[0], text="anyone?")  # open table: version 0
-    services.game_join(game_id=game.pk, user=users[1])
+    lifecycle.game_join(game_id=game.pk, user=users[1])
     game.refresh_from_db()
     seen = game.version
     chat_post(game_id=game.pk, user=users[1], text="howdy")
@@ -253,7 +254,9 @@ ROLES = ("anonymous", "outsider", "player")
 
 def _expect(endpoint: str, role: str, public: bool) -> int:
     if role == "outsider" and not public and endpoint in ("doc", "log", "export"):
-        return 403  # an invitation-only table is for its players (games.selectors.can_watch)
+        return (
+            403  # an invitation-only table is for its players (games.selectors.documents.can_watch)
+        )
     if role == "anonymous":
         if endpoint in ("doc", "log", "export"):
             return {"doc": 200, "log": 200, "export": 409}[endpoint] if public else 401

@@ -8,8 +8,8 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from games import services
 from games.models import ChatMessage
+from games.tables import lifecycle
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
@@ -26,8 +26,8 @@ def test_a_session_without_the_csrf_token_answers_403_csrf_failed(
     make_user: Callable[..., User],
 ) -> None:
     users = [make_user(), make_user()]
-    game = services.game_create(creator=users[0], players=2)
-    services.game_join(game_id=game.pk, user=users[1])
+    game = lifecycle.game_create(creator=users[0], players=2)
+    lifecycle.game_join(game_id=game.pk, user=users[1])
     client = Client(enforce_csrf_checks=True)
     client.force_login(users[0])
     path = f"/api/games/{game.pk}/chat"

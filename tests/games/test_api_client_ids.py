@@ -9,10 +9,11 @@ from typing import Any
 import pytest
 
 from accounts.models import User
-from games import moves, services
+from games import moves
 from games.errors import BadRequest
 from games.models import Game, Move
-from games.snapshots import engine_for, load_state
+from games.store.state_cache import engine_for, load_state
+from games.tables import lifecycle
 from tests.games.fixtures import ApiClient, running_pair
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
@@ -37,7 +38,7 @@ def test_a_player_cannot_block_the_bots_move_with_its_client_id(
     """The bot's client id is ``bot:<version>:<seat>``: a player who sent it first made the
     bot's move look like a retry, and the table stalled. Reserved prefixes are refused."""
     alice = make_user()
-    game = services.game_create(creator=alice, players=2, bots=["greedy"])
+    game = lifecycle.game_create(creator=alice, players=2, bots=["greedy"])
     client = api(alice)
     for _ in range(200):
         game.refresh_from_db()

@@ -24,10 +24,10 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import Rating, RatingChange, User
-from games import services
-from games.bot_play import bot_play
+from games.bots.play import bot_play
 from games.clocks.sweep import deadlines_sweep
 from games.models import Game, Move, Seat, SeatHandover
+from games.tables import lifecycle
 from tests.tiny_title import HighBot, TinyDuel, registered
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -200,7 +200,7 @@ def test_the_api_takes_levels_and_each_level_has_its_own_account(
 def _two_people(make_user: Callable[..., User], level: str) -> tuple[Game, User, User]:
     alice = make_user(email="alice@example.org", vacation_days=0)
     bob = make_user(email="bob@example.org", vacation_days=0)
-    game = services.game_create(
+    game = lifecycle.game_create(
         creator=alice,
         title="tiny-duel",
         players=2,
@@ -208,7 +208,7 @@ def _two_people(make_user: Callable[..., User], level: str) -> tuple[Game, User,
         clock={"initial_hours": 1, "increment_hours": 1, "max_hours": 2},
         bot_level=level,
     )
-    services.game_join(game_id=game.pk, user=bob)
+    lifecycle.game_join(game_id=game.pk, user=bob)
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING
     return game, alice, bob
@@ -292,7 +292,7 @@ def test_the_budget_setting_stays_inside_the_bot_tasks_time_limit() -> None:
     import sys
     from pathlib import Path
 
-    from games.tasks import bot_move
+    from games.bots.tasks import bot_move
 
     root = Path(__file__).resolve().parents[2]
     for value in ("31", "0", "nan", "two"):

@@ -1,5 +1,5 @@
 """One bot-play service and one "is a bot due" rule, shared by the bot task, the deadline
-sweep's stand-in and the stall sweep (``games.bot_play``, ``games.bots``)."""
+sweep's stand-in and the stall sweep (``games.bots.play``, ``games.bots.players``)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,11 @@ from collections.abc import Callable
 import pytest
 
 from accounts.models import User
-from games import bots, services
-from games.bot_play import bot_play
-from games.handover import seat_hand_to_bot
+from games.bots import players as bot_players
+from games.bots.play import bot_play
 from games.models import Game, Move, Seat
+from games.tables import lifecycle
+from games.tables.handover import seat_hand_to_bot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -20,8 +21,8 @@ BID_FIRST = {"flags": "random"}  # everyone bids first: both seats are to act at
 
 def _pair(make_user: Callable[..., User]) -> tuple[Game, Seat, Seat]:
     alice, bob = make_user(), make_user()
-    game = services.game_create(creator=alice, players=2, options=BID_FIRST)
-    services.game_join(game_id=game.pk, user=bob)
+    game = lifecycle.game_create(creator=alice, players=2, options=BID_FIRST)
+    lifecycle.game_join(game_id=game.pk, user=bob)
     game.refresh_from_db()
     return game, Seat.objects.get(game=game, user=alice), Seat.objects.get(game=game, user=bob)
 
@@ -30,11 +31,11 @@ def _due_both_ways(game: Game) -> tuple[int | None, list[int]]:
     """The bot due at ``game`` as the moves and the bot task ask (``bot_to_act``), and the
     bot seats due there as the stall sweep asks (``seats_bot_due``, SQL)."""
     game.refresh_from_db()
-    seat = bots.bot_to_act(game)
+    seat = bot_players.bot_to_act(game)
     seats = list(game.seats.all())
-    assert bots.bot_to_act(game, seats) == seat  # with the seats the caller holds, the same
+    assert bot_players.bot_to_act(game, seats) == seat  # with the seats the caller holds, the same
     in_sql = sorted(
-        int(n) for n in bots.seats_bot_due().filter(game=game).values_list("seat", flat=True)
+        int(n) for n in bot_players.seats_bot_due().filter(game=game).values_list("seat", flat=True)
     )
     return (None if seat is None else int(seat.seat)), in_sql  # type: ignore[arg-type]
 
@@ -57,15 +58,15 @@ def test_the_bot_due_rule_reads_the_same_in_python_and_in_sql(make_user) -> None
 
 def test_the_stand_in_bot_is_the_titles_own(tiny_title: object) -> None:
     """Rules.stand_in_bot names the bot that plays for a late or departed player."""
-    assert bots.stand_in_kind(Game(title="colorado-county")) == "greedy"
-    assert bots.stand_in_kind(Game(title="tiny-duel")) == "high"
-    assert "high" in bots.bot_kinds("tiny-duel")
+    assert bot_players.stand_in_kind(Game(title="colorado-county")) == "greedy"
+    assert bot_players.stand_in_kind(Game(title="tiny-duel")) == "high"
+    assert "high" in bot_players.bot_kinds("tiny-duel")
 
 
 def test_a_resigned_seat_is_played_by_the_stand_in_bot(make_user) -> None:
     game, alice, _bob = _pair(make_user)
     seat = seat_hand_to_bot(game_id=game.pk, seat=alice.seat, reason="resign")
-    assert seat.bot_kind == bots.stand_in_kind(game)
+    assert seat.bot_kind == bot_players.stand_in_kind(game)
     assert Move.objects.filter(game=game, seat=alice.seat, actor=Move.Actor.BOT).exists()
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from games import bot_think
+from games.bots import search_process
 from games.engine import get_rules
 
 
@@ -22,7 +22,7 @@ def test_the_child_process_plays_as_the_calling_thread_would() -> None:
         "seconds": 5.0,
         "iterations": 30,
     }
-    here = bot_think.choose_here(rng=random.Random("same:bot:1:0"), **arguments)  # noqa: S311
-    apart = bot_think.think(rng=random.Random("same:bot:1:0"), **arguments)  # noqa: S311
+    here = search_process.choose_here(rng=random.Random("same:bot:1:0"), **arguments)  # noqa: S311
+    apart = search_process.think(rng=random.Random("same:bot:1:0"), **arguments)  # noqa: S311
     assert apart == here
     assert apart in engine.legal_actions(state, seat)

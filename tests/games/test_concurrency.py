@@ -11,9 +11,11 @@ import pytest
 from django.db import connections
 
 from accounts.models import User
-from games import moves, selectors, services
+from games import moves
 from games.errors import GameError
 from games.models import Game, Move
+from games.selectors import documents
+from games.tables import lifecycle
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
@@ -53,16 +55,16 @@ def _bid_job(game_id: int, user: User, cowboys: list[int], client_id: str) -> Ca
 def test_four_simultaneous_bids_reveal_exactly_once_fifty_times(
     make_user: Callable[..., User], settings: Any
 ) -> None:
-    settings.TABLES_PER_HOUR = 100  # fifty tables by one creator (games.capacity)
+    settings.TABLES_PER_HOUR = 100  # fifty tables by one creator (games.tables.capacity)
     users = [make_user() for _ in range(4)]
     for round_no in range(50):
-        game = services.game_create(creator=users[0], players=4, options={"flags": "random"})
+        game = lifecycle.game_create(creator=users[0], players=4, options={"flags": "random"})
         for user in users[1:]:
-            services.game_join(game_id=game.pk, user=user)
+            lifecycle.game_join(game_id=game.pk, user=user)
         game.refresh_from_db()
         jobs = []
         for i, user in enumerate(users):
-            hand = selectors.game_document(game=game, user=user)["view"]["hand"]
+            hand = documents.game_document(game=game, user=user)["view"]["hand"]
             jobs.append(_bid_job(game.pk, user, hand[: i % 3], f"{round_no}-{i}"))
         results = _run_together(jobs)
         assert not [r for r in results if isinstance(r, Exception)], results
@@ -82,11 +84,11 @@ def test_the_same_retry_sent_twice_at_once_is_applied_once(
     make_user: Callable[..., User],
 ) -> None:
     users = [make_user() for _ in range(3)]
-    game = services.game_create(creator=users[0], players=3, options={"flags": "random"})
+    game = lifecycle.game_create(creator=users[0], players=3, options={"flags": "random"})
     for user in users[1:]:
-        services.game_join(game_id=game.pk, user=user)
+        lifecycle.game_join(game_id=game.pk, user=user)
     game.refresh_from_db()
-    hand = selectors.game_document(game=game, user=users[0])["view"]["hand"]
+    hand = documents.game_document(game=game, user=users[0])["view"]["hand"]
     for _ in range(10):
         results = _run_together(
             [_bid_job(game.pk, users[0], hand[:1], "same-id") for _ in range(4)]
@@ -101,15 +103,15 @@ def test_two_claims_for_the_same_turn_one_wins_one_is_refused(
     """The claimer's two concurrent claims (double click on two cards): one applies, the
     other is refused as stale or illegal, never both."""
     users = [make_user() for _ in range(2)]
-    game = services.game_create(creator=users[0], players=2, options={"flags": "random"})
-    services.game_join(game_id=game.pk, user=users[1])
+    game = lifecycle.game_create(creator=users[0], players=2, options={"flags": "random"})
+    lifecycle.game_join(game_id=game.pk, user=users[1])
     game.refresh_from_db()
     for user in users:
-        hand = selectors.game_document(game=game, user=user)["view"]["hand"]
+        hand = documents.game_document(game=game, user=user)["view"]["hand"]
         moves.action_submit(game_id=game.pk, user=user, action={"type": "bid", "cowboys": hand[:1]})
     game.refresh_from_db()
     claimer = next(u for u in users if game.seats.get(user=u).seat in game.to_act)
-    doc = selectors.game_document(game=game, user=claimer)
+    doc = documents.game_document(game=game, user=claimer)
     claims = [a for a in doc["legal_actions"] if a["type"] == "claim"]
     cards = {a["card"]: a for a in claims}
     assert len(cards) >= 2
@@ -147,10 +149,10 @@ def test_two_sweeps_at_once_take_each_pending_turn_mail_once(
 
     for _ in range(10):
         alice, bob = make_user(), make_user()
-        game = services.game_create(
+        game = lifecycle.game_create(
             creator=alice, players=2, invite=[bob.username], options={"flags": "random"}
         )
-        services.game_join(game_id=game.pk, user=bob)
+        lifecycle.game_join(game_id=game.pk, user=bob)
     pending = set(
         Seat.objects.filter(turn_mail_version__isnull=False).values_list("pk", "turn_mail_version")
     )

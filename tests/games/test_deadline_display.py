@@ -11,8 +11,8 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from games import services
 from games.models import Game, Seat
+from games.tables import lifecycle
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
@@ -26,10 +26,10 @@ ISO = 'datetime="2026-12-01T17:00:00Z"'
 def _table(make_user: Callable[..., User]) -> tuple[Game, User, User]:
     paris = make_user("paris", time_zone="Europe/Paris")
     york = make_user("york", time_zone="America/New_York")
-    game = services.game_create(
+    game = lifecycle.game_create(
         creator=paris, players=2, options={"flags": "random"}, invite=["york"]
     )
-    services.game_join(game_id=game.pk, user=york)
+    lifecycle.game_join(game_id=game.pk, user=york)
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING
     assert len(game.to_act) == 2  # both bid: both are due

@@ -15,7 +15,7 @@ import pytest
 from django.db import connection, connections, transaction
 
 from accounts.models import User
-from games import db_threads
+from games.store import db_threads
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

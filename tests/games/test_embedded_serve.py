@@ -30,7 +30,7 @@ SEED = """
 from datetime import timedelta
 from django.utils import timezone
 from accounts.models import User
-from games import services
+from games.tables import lifecycle
 from games.models import Seat
 
 people = [
@@ -40,8 +40,8 @@ people = [
     )
     for name in ("alice", "bob")
 ]
-game = services.game_create(creator=people[0], players=2, options={"flags": "random"})
-services.game_join(game_id=game.pk, user=people[1])
+game = lifecycle.game_create(creator=people[0], players=2, options={"flags": "random"})
+lifecycle.game_join(game_id=game.pk, user=people[1])
 Seat.objects.filter(game=game).update(deadline=timezone.now() + timedelta(hours=5))
 """
 

@@ -11,8 +11,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from colorado.api_kit import STATUS_CODES
-from games import selectors
+from games.api.kit import STATUS_CODES
 from games.errors import (
     BadRequest,
     Conflict,
@@ -24,6 +23,7 @@ from games.errors import (
     StaleVersion,
 )
 from games.models import Game
+from games.selectors import documents
 from tests.games.fixtures import ApiClient, running_pair
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
@@ -60,7 +60,7 @@ def test_a_service_error_reads_the_same_on_every_surface(
     monkeypatch.setattr("games.moves.answer.submit", raising(exc))
     # The pages and the clock API each import the resign service by name.
     monkeypatch.setattr("games.web.posts.seat_resign", raising(exc))
-    monkeypatch.setattr("games.api_clock.seat_resign", raising(exc))
+    monkeypatch.setattr("games.api.clock.seat_resign", raising(exc))
     api = ApiClient(alice)
     answers = {
         "api": api.post(f"/api/games/{game.pk}/actions", {"action": {"type": "bid"}}),
@@ -85,7 +85,7 @@ def test_a_stale_move_from_the_page_answers_the_current_table_as_current(
     make_user: Callable[..., User],
 ) -> None:
     game, (alice, bob) = running_pair(make_user)
-    seen = selectors.game_document(game=game, user=alice)["version"]
+    seen = documents.game_document(game=game, user=alice)["version"]
     c_alice = client_for(alice)
     assert (
         c_alice.post(f"/games/{game.pk}/act/", {"kind": "bid", "version": seen}).status_code == 302
@@ -103,7 +103,7 @@ def test_a_stale_move_from_the_page_answers_the_current_table_as_current(
     assert body["code"] == "stale_version"
     assert body["message"] == StaleVersion().message
     assert "document" not in body
-    assert body["current"] == selectors.game_document(game=game, user=alice)
+    assert body["current"] == documents.game_document(game=game, user=alice)
     assert body["current"]["version"] == game.version
     # The API answers the same refusal with the same document under the same name.
     api_stale = ApiClient(alice).post(

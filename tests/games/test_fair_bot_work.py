@@ -15,10 +15,12 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
-from games import bot_queue, selectors, services
+from games.bots import fair_queue
+from games.bots.tasks import bot_move
 from games.models import Game, Seat
 from games.moves import action_submit
-from games.tasks import bot_move
+from games.selectors import documents
+from games.tables import lifecycle
 from tests.games.fixtures import ApiClient
 
 pytestmark = [pytest.mark.django_db]
@@ -62,7 +64,7 @@ def test_a_table_where_a_person_waits_goes_before_tables_of_bots_alone(
     for n in range(5):
         _due_table(abuser, person_plays=False, waited=300 + n)
     mine = _due_table(player, person_plays=True, waited=1)
-    claim = bot_queue.claim_next()
+    claim = fair_queue.claim_next()
     assert claim is not None
     assert claim.due.game_id == mine.pk
     claim.release()
@@ -72,17 +74,17 @@ def test_an_accounts_tables_share_one_worker(make_user: Callable[..., User]) -> 
     busy, other = make_user(), make_user()
     tables = [_due_table(busy, person_plays=True, waited=300 - n) for n in range(4)]
     theirs = _due_table(other, person_plays=True, waited=5)
-    first = bot_queue.claim_next()
+    first = fair_queue.claim_next()
     assert first is not None
     assert first.due.game_id == tables[0].pk  # the longest waiting
-    second = bot_queue.claim_next()
+    second = fair_queue.claim_next()
     assert second is not None
     assert second.due.game_id == theirs.pk  # not another of busy's: its share is in use
-    assert bot_queue.claim_next() is None  # busy's other tables wait for its worker
+    assert fair_queue.claim_next() is None  # busy's other tables wait for its worker
     # Its move is made: the table has waited least now.
     Game.objects.filter(pk=tables[0].pk).update(version=4, updated_at=timezone.now())
     first.release()
-    third = bot_queue.claim_next()
+    third = fair_queue.claim_next()
     assert third is not None
     assert third.due.game_id == tables[1].pk  # then busy's next table, in turn
     for claim in (second, third):
@@ -93,11 +95,11 @@ def test_tables_of_bots_alone_never_take_a_second_worker(make_user: Callable[...
     one, two, person = make_user(), make_user(), make_user()
     _due_table(one, person_plays=False, waited=100)
     _due_table(two, person_plays=False, waited=90)
-    held = bot_queue.claim_next()
+    held = fair_queue.claim_next()
     assert held is not None
-    assert bot_queue.claim_next() is None  # the bots-only share is taken
+    assert fair_queue.claim_next() is None  # the bots-only share is taken
     waiting = _due_table(person, person_plays=True, waited=1)
-    claim = bot_queue.claim_next()
+    claim = fair_queue.claim_next()
     assert claim is not None
     assert claim.due.game_id == waiting.pk
     held.release()
@@ -118,11 +120,11 @@ def test_a_token_serves_the_work_owed_most_not_the_game_that_queued_it(
     abuser = make_user()
     held = _due_table(abuser, person_plays=False, waited=600)
     player = make_user()
-    game = services.game_create(
+    game = lifecycle.game_create(
         creator=player, players=2, bots=["medium"], options={"flags": "random"}
     )
     game.refresh_from_db()
-    doc = selectors.game_document(game=game, user=player)
+    doc = documents.game_document(game=game, user=player)
     if doc["legal_actions"]:
         action_submit(
             game_id=game.pk, user=player, action=doc["legal_actions"][0], version=game.version
@@ -161,7 +163,7 @@ def test_the_page_offers_the_abort_to_the_creator_once_only_bots_play(
     make_user: Callable[..., User],
 ) -> None:
     alice = make_user()
-    game = services.game_create(
+    game = lifecycle.game_create(
         creator=alice, players=2, bots=["easy"], options={"flags": "random"}
     )
     client = Client()
@@ -182,12 +184,12 @@ def test_the_sweep_tells_tables_waiting_their_turn_from_lost_tokens(
     make_user: Callable[..., User], settings: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from colorado.celery import app as celery_app
-    from games.stalls import bots_requeue
+    from games.bots.stalled import bots_requeue
 
     settings.CELERY_TASK_ALWAYS_EAGER = False
     monkeypatch.setattr(celery_app.conf, "task_always_eager", False)
     queued: list[Any] = []
-    # The sweep queues the bot task by its name (games.bot_wakeup): catch what it sends.
+    # The sweep queues the bot task by its name (games.bots.wakeup): catch what it sends.
     monkeypatch.setattr(
         celery_app, "send_task", lambda name, args=(), **kw: queued.append((name, args))
     )
@@ -200,6 +202,6 @@ def test_the_sweep_tells_tables_waiting_their_turn_from_lost_tokens(
     assert {name for name, _args in queued} == {bot_move.name}
     queued.clear()
     # The workers are making moves: the tables wait for their turn; one token is enough.
-    bot_queue.note_move()
+    fair_queue.note_move()
     assert bots_requeue() == 1
     assert len(queued) == 1

@@ -16,7 +16,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from games.engine import competition_ranks, get_rules
-from games.fairness import verify_export
+from games.records.fairness import verify_export
 from titles.colorado_county.tests.engine.helpers import random_move
 
 ROOT = Path(__file__).resolve().parents[2]

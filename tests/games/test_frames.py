@@ -15,12 +15,14 @@ from channels.layers import get_channel_layer
 
 from accounts.models import User
 from accounts.services import token_create
-from games import moves, selectors, services
+from games import moves
 from games.engine import get_rules, title_slugs
 from games.live import broadcast
 from games.live import frames as frames_module
 from games.live.broadcast import frame_key, group_name
 from games.models import Game
+from games.selectors import documents
+from games.tables import lifecycle
 from tests.games.fixtures import invited_pair
 from tests.games.sockets import connect
 from tests.play import act_once
@@ -47,7 +49,7 @@ def test_each_seat_gets_its_own_frame_after_a_move(make_user: Callable[..., User
         return frames
 
     frames = async_to_sync(scenario)()
-    seats = {u.pk: selectors.seat_for_user(game=game, user=u).seat for u in users}  # type: ignore[union-attr]
+    seats = {u.pk: documents.seat_for_user(game=game, user=u).seat for u in users}  # type: ignore[union-attr]
     for user, frame in zip(users, frames, strict=True):
         # The socket passes on its own seat's frame, never the message carrying them all.
         assert set(frame) == {"type", *frames_module.FRAME_KEYS, "events"}
@@ -63,7 +65,7 @@ def test_a_frame_that_skips_a_version_makes_the_socket_read_its_document(
 ) -> None:
     game, users = invited_pair(make_user)
     alice = users[0]
-    seat = selectors.seat_for_user(game=game, user=alice).seat  # type: ignore[union-attr]
+    seat = documents.seat_for_user(game=game, user=alice).seat  # type: ignore[union-attr]
     token = token_create(user=alice)
 
     async def scenario() -> dict[str, Any]:
@@ -103,7 +105,7 @@ def test_a_resignation_reaches_the_other_players_socket_at_the_same_version(
 
     game, users = invited_pair(make_user)
     alice, bob = users
-    alice_seat = selectors.seat_for_user(game=game, user=alice).seat  # type: ignore[union-attr]
+    alice_seat = documents.seat_for_user(game=game, user=alice).seat  # type: ignore[union-attr]
     token = token_create(user=bob)
 
     async def scenario() -> dict[str, Any]:
@@ -195,15 +197,15 @@ def test_frames_shared_json_is_each_frame_exactly(
     to exactly its own frame (types included), move after move of a whole game."""
     import random
 
-    from games.snapshots import load_state
+    from games.store.state_cache import load_state
 
     players = min(3, get_rules(title).max_players)
     users = [make_user() for _ in range(players)]
-    game = services.game_create(
+    game = lifecycle.game_create(
         creator=users[0], title=title, players=players, invite=[u.username for u in users[1:]]
     )
     for user in users[1:]:
-        game = services.game_join(game_id=game.pk, user=user)
+        game = lifecycle.game_join(game_id=game.pk, user=user)
     rng = random.Random(7)  # noqa: S311 (random test games)
     checked = 0
     while game.status == Game.Status.RUNNING and checked < 400:
@@ -211,7 +213,7 @@ def test_frames_shared_json_is_each_frame_exactly(
         due = [
             (u, d)
             for u in users
-            if (d := selectors.game_document(game=game, user=u))["my_seat"] in d["to_act"]
+            if (d := documents.game_document(game=game, user=u))["my_seat"] in d["to_act"]
             and d["legal_actions"]
         ]
         if not due:
@@ -244,7 +246,7 @@ def test_a_socket_keeps_no_frames_after_passing_its_own_on(
 
     game, users = invited_pair(make_user)
     token = token_create(user=users[0])
-    seat = selectors.seat_for_user(game=game, user=users[0]).seat  # type: ignore[union-attr]
+    seat = documents.seat_for_user(game=game, user=users[0]).seat  # type: ignore[union-attr]
     # A text of its own: a str survives the layer's copy as the same object, so a copy of
     # the message kept alive anywhere shows as one more reference to it.
     text = json.dumps({"type": "game", "version": 2, "marker": "x" * 50_000})

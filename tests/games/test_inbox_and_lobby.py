@@ -13,8 +13,8 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
-from games import services
 from games.models import Game, Seat
+from games.tables import lifecycle
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -27,8 +27,8 @@ def _client(user: User) -> Client:
 
 def _pair(make_user: Callable[..., User], alice: User) -> Game:
     other = make_user()
-    game = services.game_create(creator=alice, players=2, options={"flags": "random"})
-    services.game_join(game_id=game.pk, user=other)
+    game = lifecycle.game_create(creator=alice, players=2, options={"flags": "random"})
+    lifecycle.game_join(game_id=game.pk, user=other)
     game.refresh_from_db()
     return game
 
@@ -41,7 +41,7 @@ def test_the_header_counts_games_waiting_and_the_inbox_sorts_them_by_time_left(m
     Seat.objects.filter(game=second, user=alice).update(deadline=soon)
     Seat.objects.filter(game=first, user=alice).update(deadline=soon + timedelta(days=1))
     bob = make_user("bob")
-    invited = services.game_create(creator=bob, players=3, invite=["alice"], open_seats=False)
+    invited = lifecycle.game_create(creator=bob, players=3, invite=["alice"], open_seats=False)
 
     client = _client(alice)
     lobby = client.get("/").content.decode()
@@ -61,11 +61,11 @@ def test_a_rematch_offer_is_marked_in_the_inbox(make_user):
     from tests.play import play_randomly
 
     alice, bob = make_user("alice"), make_user("bob")
-    game = services.game_create(creator=alice, players=2, options={"flags": "random"})
-    services.game_join(game_id=game.pk, user=bob)
+    game = lifecycle.game_create(creator=alice, players=2, options={"flags": "random"})
+    lifecycle.game_join(game_id=game.pk, user=bob)
     game = play_randomly(Game.objects.get(pk=game.pk), [alice, bob], seed=1)
     assert game.status == Game.Status.FINISHED
-    rematch = services.game_rematch(game_id=game.pk, user=alice)
+    rematch = lifecycle.game_rematch(game_id=game.pk, user=alice)
     page = _client(bob).get("/games/inbox/").content.decode()
     row = page[page.index(f'data-game="{rematch.pk}"') :]
     row = row[: row.index("</li>")]
@@ -75,7 +75,7 @@ def test_a_rematch_offer_is_marked_in_the_inbox(make_user):
 
 def test_open_tables_show_their_terms_and_who_sits_before_joining(make_user):
     alice, bob = make_user("alice"), make_user("bob")
-    game = services.game_create(
+    game = lifecycle.game_create(
         creator=alice, players=3, clock="slow", rated=False, on_timeout="wait", bots=["random"]
     )
     html = _client(bob).get("/games/open-tables/").content.decode()
@@ -92,7 +92,7 @@ def test_open_tables_show_their_terms_and_who_sits_before_joining(make_user):
 
 def test_an_invitation_only_table_is_listed_only_for_its_invitees(make_user):
     alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
-    game = services.game_create(creator=alice, players=2, invite=["bob"], open_seats=False)
+    game = lifecycle.game_create(creator=alice, players=2, invite=["bob"], open_seats=False)
     assert f'data-table="{game.pk}"' in _client(bob).get("/games/open-tables/").content.decode()
     assert f'data-table="{game.pk}"' not in (
         _client(carol).get("/games/open-tables/").content.decode()
@@ -102,7 +102,7 @@ def test_an_invitation_only_table_is_listed_only_for_its_invitees(make_user):
 
 def test_the_creator_of_a_waiting_table_is_told_they_have_a_seat(make_user):
     alice = make_user("alice")
-    game = services.game_create(creator=alice, players=2)
+    game = lifecycle.game_create(creator=alice, players=2)
     page = _client(alice).get(f"/games/{game.pk}/").content.decode()
     assert "You have a seat at this table" in page
     assert "You are watching" not in page

@@ -1,11 +1,11 @@
-"""The server's JSON text (games/jsontext.py): compact, and what the standard library would
+"""The server's JSON text (games/store/jsontext.py): compact, and what the standard library would
 decode to, also for the values orjson refuses."""
 
 from __future__ import annotations
 
 import json
 
-from games import jsontext
+from games.store import jsontext
 
 
 def test_a_value_orjson_refuses_is_still_compact_json() -> None:

@@ -16,10 +16,12 @@ from django.test import Client
 
 from accounts.models import User
 from accounts.services import token_create
-from games import moves, selectors, services
-from games.chat import chat_post
+from games import moves
 from games.engine import get_rules
 from games.models import Game, Move
+from games.selectors import documents
+from games.tables import lifecycle
+from games.tables.chat import chat_post
 from tests.fixtures import channel_prefix
 from tests.games.fixtures import ApiClient
 from tests.games.live import Socket, live_server, socket_ticket
@@ -120,9 +122,9 @@ def _game_with(
 ) -> tuple[Game, list[User]]:
     users = [make_user() for _ in range(players - len(bots))]
     invite = [u.username for u in users[1:]]
-    game = services.game_create(creator=users[0], players=players, bots=bots, invite=invite, **kw)
+    game = lifecycle.game_create(creator=users[0], players=players, bots=bots, invite=invite, **kw)
     for user in users[1:]:
-        services.game_join(game_id=game.pk, user=user)
+        lifecycle.game_join(game_id=game.pk, user=user)
     game.refresh_from_db()
     return game, users
 
@@ -189,7 +191,7 @@ def test_moves_reach_every_socket_with_its_own_view(
         for sock in [*socks.values(), watcher]:
             sock.wait_for(lambda f: f["type"] == "game" and f["version"] == 1)
         # A bid made in THIS process reaches the sockets held by the other server.
-        hand = selectors.game_document(game=game, user=users[0])["view"]["hand"]
+        hand = documents.game_document(game=game, user=users[0])["view"]["hand"]
         moves.action_submit(
             game_id=game.pk, user=users[0], action={"type": "bid", "cowboys": hand[:2]}
         )

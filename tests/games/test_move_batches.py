@@ -16,13 +16,16 @@ import pytest
 from django.db import connection
 
 from accounts.models import User
-from games import db_threads, moves, selectors, services
+from games import moves
 from games.errors import GameError
 from games.live import broadcast
 from games.management.commands.replay_check import replay_problem
 from games.models import Game, Move, Seat
 from games.moves import answer as move_answer
 from games.moves import queue as move_queue
+from games.selectors import documents
+from games.store import db_threads
+from games.tables import lifecycle
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,16 +33,16 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def _table(make_user: Callable[..., User], players: int = 4) -> tuple[Game, list[User]]:
     """A running table (everyone bids first), and its people in seat order."""
     users = [make_user() for _ in range(players)]
-    game = services.game_create(creator=users[0], players=players, options={"flags": "random"})
+    game = lifecycle.game_create(creator=users[0], players=players, options={"flags": "random"})
     for user in users[1:]:
-        services.game_join(game_id=game.pk, user=user)
+        lifecycle.game_join(game_id=game.pk, user=user)
     game.refresh_from_db()
     by_seat = {s.user_id: s.seat for s in game.seats.all()}
     return game, sorted(users, key=lambda u: by_seat[u.pk])
 
 
 def _bid(game: Game, user: User, take: int, client_id: str, version: int = 1) -> move_answer.Sent:
-    hand = selectors.game_document(game=game, user=user)["view"]["hand"]
+    hand = documents.game_document(game=game, user=user)["view"]["hand"]
     action = {"type": "bid", "cowboys": hand[:take]}
     return move_answer.Sent(user=user, action=action, version=version, client_id=client_id)
 
@@ -77,7 +80,7 @@ def test_three_bids_made_together_answer_as_if_one_after_the_other(
     (message,) = [m for m in frames if m.get("type") == "game.frame"]
     assert (message["since"], message["version"]) == (1, 4)
     seat3 = json.loads(message["frames"]["3"])
-    # Each bid: its commitment (games.sealing), then the engine's public event.
+    # Each bid: its commitment (games.records.sealed_moves), then the engine's public event.
     assert [(e["version"], e["type"]) for e in seat3["events"]] == [
         (v, kind) for v in (2, 3, 4) for kind in ("sealed_commitment", "bid_submitted")
     ]
@@ -217,7 +220,7 @@ def test_random_games_played_in_random_batches_replay_from_their_logs(
                 break
             sent = []
             for seat in game.to_act:
-                doc = selectors.game_document(game=game, user=users[seat])
+                doc = documents.game_document(game=game, user=users[seat])
                 if doc["legal_actions"]:
                     action = rng.choice(doc["legal_actions"])
                     cid = f"{game.version}-{seat}"

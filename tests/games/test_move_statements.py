@@ -16,8 +16,9 @@ import pytest
 from django.db import connection
 
 from accounts.models import User
-from games import row_locks, services
 from games.models import Game, Seat
+from games.store import row_locks
+from games.tables import lifecycle
 from tests.play import play_randomly
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
@@ -27,8 +28,8 @@ def test_a_connections_move_statements_are_planned_once_not_per_move(
     make_user: Callable[..., User],
 ) -> None:
     alice, bob = make_user(), make_user()
-    game = services.game_create(creator=alice, players=2, invite=[bob.username])
-    game = services.game_join(game_id=game.pk, user=bob)
+    game = lifecycle.game_create(creator=alice, players=2, invite=[bob.username])
+    game = lifecycle.game_join(game_id=game.pk, user=bob)
     play_randomly(game, [alice, bob], seed=3, limit=12)
     with connection.cursor() as cursor:
         cursor.execute(
@@ -47,9 +48,11 @@ def test_the_lock_reads_the_games_state_once_not_once_per_seat(
     make_user: Callable[..., User],
 ) -> None:
     users = [make_user() for _ in range(4)]
-    game = services.game_create(creator=users[0], players=4, invite=[u.username for u in users[1:]])
+    game = lifecycle.game_create(
+        creator=users[0], players=4, invite=[u.username for u in users[1:]]
+    )
     for user in users[1:]:
-        game = services.game_join(game_id=game.pk, user=user)
+        game = lifecycle.game_join(game_id=game.pk, user=user)
     assert game.state is not None
     sql = row_locks._family_sql(
         Game, "created_by", Seat, "game", "user", "seat", "NULL", "version", "postgresql"

@@ -1,4 +1,4 @@
-"""The move path's own conversions (``games.pgvalues``, through ``games.rows``) give the
+"""The move path's own conversions (``games.store.pgvalues``, through ``games.store.rows``) give the
 values Django's would: JSON that ``orjson`` encodes and decodes, JSON it refuses and hands
 back to the standard library, and times read by psycopg's loader instead of Django's."""
 
@@ -12,17 +12,18 @@ from django.db import transaction
 from django.db.models import Model
 
 from accounts.models import User
-from games import rows, services
 from games.models import Game, Seat
-from games.store import store
+from games.store import rows
+from games.store.backends import store
+from games.tables import lifecycle
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
 
 def _game(make_user: Callable[..., User]) -> Game:
     alice, bob = make_user(), make_user()
-    game = services.game_create(creator=alice, players=2, invite=[bob.username])
-    return services.game_join(game_id=game.pk, user=bob)
+    game = lifecycle.game_create(creator=alice, players=2, invite=[bob.username])
+    return lifecycle.game_join(game_id=game.pk, user=bob)
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Private notes (games.notes): a notepad per player per table that no one else ever reads.
+"""Private notes (games.tables.notes): a notepad per player per table that no one else ever reads.
 
 Checked as the hidden hands are: a secret written by one seat in the middle of a game
 reaches no other seat, spectator or visitor on any channel — pages, panels, the API's
@@ -18,9 +18,9 @@ from django.core import mail, serializers
 from django.test import Client
 
 from accounts.models import User
-from games import notes, services
-from games.limits import note_throttle
 from games.models import Game, GameNote
+from games.tables import lifecycle, notes
+from games.tables.limits import note_throttle
 from tests.games.fixtures import ApiClient
 from tests.play import play_randomly
 
@@ -44,10 +44,10 @@ class JsonClient(ApiClient):
 def running_pair(make_user: Callable[..., User]) -> tuple[Game, list[User]]:
     """A running Colorado County table of two new people."""
     users = [make_user(), make_user()]
-    game = services.game_create(
+    game = lifecycle.game_create(
         creator=users[0], title="colorado-county", players=2, options={"flags": "random"}
     )
-    services.game_join(game_id=game.pk, user=users[1])
+    lifecycle.game_join(game_id=game.pk, user=users[1])
     game.refresh_from_db()
     return game, users
 

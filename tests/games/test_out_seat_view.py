@@ -12,9 +12,10 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from games import selectors, services
 from games.clocks.seats import seat_resign
 from games.models import Game, Seat
+from games.selectors import documents
+from games.tables import lifecycle
 from tests.games.fixtures import ApiClient
 
 pytestmark = [pytest.mark.django_db]
@@ -22,9 +23,9 @@ pytestmark = [pytest.mark.django_db]
 
 def _three_with_a_resigned(make_user: Callable[..., User]) -> tuple[Game, User, User, int]:
     alice, bob, carol = make_user(), make_user(), make_user()
-    game = services.game_create(creator=alice, players=3, options={"flags": "random"})
-    services.game_join(game_id=game.pk, user=bob)
-    services.game_join(game_id=game.pk, user=carol)
+    game = lifecycle.game_create(creator=alice, players=3, options={"flags": "random"})
+    lifecycle.game_join(game_id=game.pk, user=bob)
+    lifecycle.game_join(game_id=game.pk, user=carol)
     seat = seat_resign(game_id=game.pk, user=alice)
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING
@@ -57,7 +58,7 @@ def test_a_resigned_players_socket_frames_are_the_spectators(
         "games.live.broadcast.group_send", lambda _group, message: sent.append(message)
     )
     # Bob moves (a bid of nothing is always legal at the start); the bot of alice's seat too.
-    doc = selectors.game_document(game=game, user=bob)
+    doc = documents.game_document(game=game, user=bob)
     bob_seat = doc["my_seat"]
     action = doc["legal_actions"][0] if doc["legal_actions"] else None
     if action is None:

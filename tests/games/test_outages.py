@@ -25,9 +25,9 @@ from django.test import Client
 
 from accounts.models import User
 from accounts.services import token_create
-from games import services
 from games.live.broadcast import group_name
 from games.models import Game, Move
+from games.tables import lifecycle
 from tests.fixtures import channel_prefix
 from tests.games.live import ROOT, Socket, live_server
 from tests.games.outage import PrivatePostgres, PrivateRedis, private_postgres, private_redis
@@ -83,14 +83,14 @@ def move(base: str, game_id: int, token: str, *, timeout: float = 30) -> tuple[i
 
 def started_game(make_user: Callable[..., User], *, bots: list[str]) -> tuple[Game, list[User]]:
     users = [make_user() for _ in range(2)]
-    game = services.game_create(
+    game = lifecycle.game_create(
         creator=users[0],
         players=2 + len(bots),
         bots=bots,
         invite=[users[1].username],
         options={"flags": "random"},
     )
-    services.game_join(game_id=game.pk, user=users[1])
+    lifecycle.game_join(game_id=game.pk, user=users[1])
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING
     return game, users
@@ -163,7 +163,7 @@ def test_moves_answer_200_while_redis_is_down(
 
 
 RESYNC_SECONDS = 3  # SOCKET_RESYNC_SECONDS of the live server above
-# A socket is up to date within SOCKET_RESYNC_SECONDS + 1 s (games/consumers.py); the rest
+# A socket is up to date within SOCKET_RESYNC_SECONDS + 1 s (games/live/consumers.py); the rest
 # is room for a loaded test machine.
 RESYNC_BOUND = RESYNC_SECONDS + 1 + 2
 
@@ -277,11 +277,11 @@ PREPARE = """
 from django.test import Client
 from accounts.models import User
 from accounts.services import token_create
-from games import services
+from games.tables import lifecycle
 alice = User.objects.create_user(username="alice", password="a-long-password-42")
 bob = User.objects.create_user(username="bob", password="a-long-password-42")
-game = services.game_create(creator=alice, players=2, invite=["bob"], options={"flags": "random"})
-services.game_join(game_id=game.pk, user=bob)
+game = lifecycle.game_create(creator=alice, players=2, invite=["bob"], options={"flags": "random"})
+lifecycle.game_join(game_id=game.pk, user=bob)
 client = Client()
 client.force_login(alice)
 print(game.pk, token_create(user=alice), client.cookies["sessionid"].value)

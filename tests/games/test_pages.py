@@ -16,8 +16,9 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from games import selectors, services
 from games.models import ChatMessage, Game, Seat
+from games.selectors import documents
+from games.tables import lifecycle
 from tests.games.fixtures import invited_pair
 from tests.play import mover, play_randomly
 
@@ -50,14 +51,14 @@ def test_home_is_the_welcome_page_when_signed_out(client: Client) -> None:
 def test_home_is_the_lobby_when_signed_in(make_user: Callable[..., User]) -> None:
     game, (alice, _bob) = invited_pair(make_user, "alice", "bob")
     carol = make_user("carol")
-    services.game_create(creator=carol, players=3)  # an open table alice may join
+    lifecycle.game_create(creator=carol, players=3)  # an open table alice may join
     html = client_for(alice).get("/").content.decode()
     assert "Lobby" in html
     assert "New table" in html
     assert f"/games/{game.pk}/" in html
     assert "Open tables" in html
     assert "carol" in html
-    to_act = selectors.game_document(game=game, user=alice)["to_act"]
+    to_act = documents.game_document(game=game, user=alice)["to_act"]
     alice_seat = Seat.objects.get(game=game, user=alice).seat
     assert ("your turn" in html) == (alice_seat in to_act)
 
@@ -200,8 +201,8 @@ def test_spectators_get_the_public_view_and_no_one_elses_cowboys(
     # A public table: anyone may watch (an invitation-only one is for its players only).
     game, (alice, bob) = invited_pair(make_user, "alice", "bob", open_seats=True)
     carol = make_user("carol")
-    alice_hand = selectors.game_document(game=game, user=alice)["view"]["hand"]
-    bob_hand = selectors.game_document(game=game, user=bob)["view"]["hand"]
+    alice_hand = documents.game_document(game=game, user=alice)["view"]["hand"]
+    bob_hand = documents.game_document(game=game, user=bob)["view"]["hand"]
     for viewer, hidden in ((carol, alice_hand + bob_hand), (bob, alice_hand)):
         response = client_for(viewer).get(f"/games/{game.pk}/")
         assert response.status_code == 200
@@ -223,7 +224,7 @@ def test_anonymous_visitors_watch_open_tables_only(
 ) -> None:
     private, (_alice, _bob) = invited_pair(make_user, "alice", "bob")  # invitation only
     carol = make_user("carol")
-    public = services.game_create(creator=carol, players=2, bots=["greedy"])
+    public = lifecycle.game_create(creator=carol, players=2, bots=["greedy"])
     assert client.get(f"/games/{public.pk}/").status_code == 200
     response = client.get(f"/games/{private.pk}/")
     assert response.status_code == 302
@@ -249,7 +250,7 @@ def test_a_move_by_form_is_applied_and_redirects(make_user: Callable[..., User])
     assert response["Location"] == f"/games/{game.pk}/"
     game.refresh_from_db()
     assert game.version == doc["version"] + 1
-    view = selectors.game_document(game=game, user=user)["view"]
+    view = documents.game_document(game=game, user=user)["view"]
     assert view["board"]["cells"][action["cell"]] == {"flag": action["colour"]}
     page = client_for(user).get(f"/games/{game.pk}/").content.decode()
     assert f"placed a {action['colour']} flag on {action['cell']}" in page
@@ -310,7 +311,7 @@ def play_flags(game: Game, users: tuple[User, ...]) -> None:
     """Place flags through the page form until the bidding starts."""
     for _ in range(20):
         game.refresh_from_db()
-        doc = selectors.game_document(game=game, user=users[0])
+        doc = documents.game_document(game=game, user=users[0])
         if doc["view"]["phase"] != "flags":
             return
         user, doc = mover(game, *users)
@@ -327,7 +328,7 @@ def test_bids_claims_and_preview_through_the_forms(make_user: Callable[..., User
     play_flags(game, (alice, bob))
     hands = {}
     for user in (alice, bob):
-        doc = selectors.game_document(game=game, user=user)
+        doc = documents.game_document(game=game, user=user)
         assert doc["view"]["phase"] == "bid"
         hands[user.username] = doc["view"]["hand"]
     c_alice, c_bob = client_for(alice), client_for(bob)
@@ -342,7 +343,7 @@ def test_bids_claims_and_preview_through_the_forms(make_user: Callable[..., User
     # Bob bids one cowboy: the bids are revealed and Alice (two cowboys) claims first.
     c_bob.post(f"/games/{game.pk}/act/", {"kind": "bid", "cowboys": [str(hands["bob"][0])]})
     game.refresh_from_db()
-    doc = selectors.game_document(game=game, user=alice)
+    doc = documents.game_document(game=game, user=alice)
     assert doc["view"]["phase"] == "claim"
     assert doc["view"]["claimer"] == doc["my_seat"]
     claim = next(a for a in doc["legal_actions"] if a["type"] == "claim")
@@ -366,7 +367,7 @@ def test_bids_claims_and_preview_through_the_forms(make_user: Callable[..., User
     choice = f"{claim['card']}|{claim['flag']}|{claim['second'] or ''}"
     c_alice.post(f"/games/{game.pk}/act/", {"kind": "claim", "choice": choice})
     game.refresh_from_db()
-    cells = selectors.game_document(game=game, user=alice)["view"]["board"]["cells"]
+    cells = documents.game_document(game=game, user=alice)["view"]["board"]["cells"]
     assert cells[claim["flag"]] == {"marker": me}
     if claim["second"]:
         assert cells[claim["second"]] == {"marker": me}
@@ -394,7 +395,7 @@ def test_chat_is_for_players_and_errors_are_shown(make_user: Callable[..., User]
 
 def test_join_and_leave_an_open_table(make_user: Callable[..., User]) -> None:
     alice, bob = make_user("alice"), make_user("bob")
-    game = services.game_create(creator=alice, players=3)
+    game = lifecycle.game_create(creator=alice, players=3)
     c = client_for(bob)
     assert "Take a seat" in c.get(f"/games/{game.pk}/").content.decode()
     c.post(f"/games/{game.pk}/join/")
@@ -470,8 +471,8 @@ def test_the_players_card_is_headed_players_in_japanese(make_user: Callable[...,
     """Issue 43, trial item 6: the players card's heading is "プレイヤー" (the players), not
     "プレイヤー数" (the number of players, the new-table form's field)."""
     alice, bob = make_user(language="ja"), make_user()
-    game = services.game_create(creator=alice, players=2, invite=[bob.username], open_seats=False)
-    services.game_join(game_id=game.pk, user=bob)
+    game = lifecycle.game_create(creator=alice, players=2, invite=[bob.username], open_seats=False)
+    lifecycle.game_join(game_id=game.pk, user=bob)
     html = client_for(alice).get(f"/games/{game.pk}/").content.decode()
     assert '<h2 id="players-h">プレイヤー</h2>' in html
 

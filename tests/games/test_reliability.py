@@ -1,4 +1,4 @@
-"""The reliability record (games.reliability, REL-…): finished and abandoned games, the
+"""The reliability record (games.records.reliability, REL-…): finished and abandoned games, the
 finish rate, timeouts and the median time to move, on the profile and in the API; a table
 that asks for a minimum finish rate (docs/accounts.md, "Reliability record")."""
 
@@ -13,11 +13,12 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
-from games import moves, services
+from games import moves
 from games.clocks.seats import seat_resign
 from games.clocks.sweep import deadlines_sweep
 from games.models import Game, Move, Seat
-from games.reliability import NEWCOMER_GAMES, record_of
+from games.records.reliability import NEWCOMER_GAMES, record_of
+from games.tables import lifecycle
 from tests.games.fixtures import ApiClient
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -33,10 +34,10 @@ def _setup(tiny_title: Any, settings: Any) -> None:
 def _duel(a: User, b: User, *, resigns: User | None = None, late: User | None = None) -> Game:
     """A one-round tiny duel of ``a`` and ``b``: each picks 3, unless ``resigns`` resigns
     first or ``late`` lets the deadline pass (the bot picks for them)."""
-    game = services.game_create(
+    game = lifecycle.game_create(
         creator=a, title="tiny-duel", players=2, options={"rounds": 1}, invite=[b.username]
     )
-    services.game_join(game_id=game.pk, user=b)
+    lifecycle.game_join(game_id=game.pk, user=b)
     if resigns is not None:
         seat_resign(game_id=game.pk, user=resigns)
     if late is not None:

@@ -13,8 +13,8 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from games import services
 from games.models import Game, ReplaceVote, Seat
+from games.tables import lifecycle
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
 
@@ -25,7 +25,7 @@ def _table(
     make_user: Callable[..., User], names: list[str], **create: object
 ) -> tuple[Game, list[User]]:
     users = [make_user(name) for name in names]
-    game = services.game_create(
+    game = lifecycle.game_create(
         creator=users[0],
         players=len(users),
         options=BID_FIRST,
@@ -33,7 +33,7 @@ def _table(
         **create,
     )
     for user in users[1:]:
-        services.game_join(game_id=game.pk, user=user)
+        lifecycle.game_join(game_id=game.pk, user=user)
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING
     return game, users
@@ -88,7 +88,7 @@ def test_no_button_when_no_vote_is_open(make_user) -> None:
     # Nor once the game is over.
     _late(game, alice)
     assert BUTTON in _page(bob, game)
-    services.game_abort(game_id=game.pk)
+    lifecycle.game_abort(game_id=game.pk)
     assert BUTTON not in _page(bob, game)
 
 

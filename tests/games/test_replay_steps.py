@@ -10,8 +10,8 @@ import json
 import pytest
 from django.test import Client
 
-from games import services
 from games.models import Game, Move
+from games.tables import lifecycle
 from tests.accounts.factories import make_user
 from tests.play import play_randomly
 
@@ -26,7 +26,7 @@ def _eager(eager_tasks: None) -> None:
 def _finished(title: str, seed: int) -> Game:
     alice = make_user("alice")
     options = {"flags": "random"} if title == "colorado-county" else None
-    game = services.game_create(
+    game = lifecycle.game_create(
         creator=alice, title=title, players=2, bots=["random"], options=options
     )
     game = play_randomly(game, [alice], seed=seed)
@@ -87,7 +87,7 @@ def test_la_conquista_steps_have_their_map_and_facts() -> None:
 
 def _finished_other() -> Game:
     bob = make_user("bob")
-    game = services.game_create(
+    game = lifecycle.game_create(
         creator=bob, players=2, bots=["random"], options={"flags": "random"}
     )
     return play_randomly(game, [bob], seed=2)

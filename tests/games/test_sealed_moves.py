@@ -1,8 +1,9 @@
-"""Sealed moves (``games.sealing``, ``games.commitments``): each sealed action is stored with
-a salt and a commitment in its move's transaction; the other seats receive the commitment
-and nothing else of it before the reveal (document, log, frames, page, API, export and
-verify page of the running game, an error answer); once the game is over the export and
-the verify page prove each sealed move against its commitment, and a tampered one fails."""
+"""Sealed moves (``games.records.sealed_moves``, ``games.records.commitments``): each sealed
+action is stored with a salt and a commitment in its move's transaction; the other seats
+receive the commitment and nothing else of it before the reveal (document, log, frames,
+page, API, export and verify page of the running game, an error answer); once the game is
+over the export and the verify page prove each sealed move against its commitment, and a
+tampered one fails."""
 
 from __future__ import annotations
 
@@ -19,11 +20,13 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from games import moves, selectors, services
-from games.commitments import COMMITMENT_EVENT, canonical_json, commitment
-from games.fairness import verify_export
+from games import moves
 from games.live import frames as frames_module
 from games.models import Game, Move, SealedMove
+from games.records.commitments import COMMITMENT_EVENT, canonical_json, commitment
+from games.records.fairness import verify_export
+from games.selectors import documents
+from games.tables import lifecycle
 from tests.games.fixtures import ApiClient
 from tests.play import play_randomly
 
@@ -40,11 +43,11 @@ def in_memory_layer(settings: Any) -> None:
 def _bid_table(make_user: Callable[..., User], players: int) -> tuple[Game, list[User]]:
     """A running table of ``players`` people that opens with a sealed bid."""
     users = [make_user() for _ in range(players)]
-    game = services.game_create(
+    game = lifecycle.game_create(
         creator=users[0], players=players, title=TITLE, options={"flags": "random"}
     )
     for user in users[1:]:
-        services.game_join(game_id=game.pk, user=user)
+        lifecycle.game_join(game_id=game.pk, user=user)
     game.refresh_from_db()
     return game, users
 
@@ -60,13 +63,13 @@ def _everything_seen(game: Game, user: User) -> str:
     socket frames of every move so far, and the export and verify answers (refused)."""
     game.refresh_from_db()
     api = ApiClient(user)
-    seat = selectors.seat_for_user(game=game, user=user)
+    seat = documents.seat_for_user(game=game, user=user)
     number = seat.seat if seat is not None else None
     log = list(Move.objects.filter(game=game).order_by("version"))
     frames = frames_module.move_frames(game=game, moves=log, state=None)
     parts = [
-        json.dumps(selectors.game_document(game=game, user=user)),
-        json.dumps(selectors.game_log(game=game, user=user, since=0)),
+        json.dumps(documents.game_document(game=game, user=user)),
+        json.dumps(documents.game_log(game=game, user=user, since=0)),
         json.dumps(frames[number]),
         _page(user, game),
         api.get(f"/api/games/{game.pk}").content.decode(),
@@ -87,12 +90,12 @@ def test_a_sealed_bid_is_stored_and_only_its_commitment_reaches_the_others(
     make_user: Callable[..., User],
 ) -> None:
     game, users = _bid_table(make_user, players=3)
-    hand = selectors.game_document(game=game, user=users[0])["view"]["hand"]
+    hand = documents.game_document(game=game, user=users[0])["view"]["hand"]
     first, second = {"type": "bid", "cowboys": [hand[0]]}, {"type": "bid", "cowboys": hand[1:3]}
     for action in (first, second):
         moves.action_submit(game_id=game.pk, user=users[0], action=action)
 
-    mine = selectors.seat_for_user(game=game, user=users[0])
+    mine = documents.seat_for_user(game=game, user=users[0])
     assert mine is not None
     rows = list(SealedMove.objects.filter(game=game).order_by("version"))
     assert [r.payload for r in rows] == [first, second]
@@ -119,7 +122,7 @@ def test_a_sealed_bid_is_stored_and_only_its_commitment_reaches_the_others(
         assert '"type": "my_bid"' not in seen
         entries = [
             e
-            for e in selectors.game_log(game=game, user=other, since=0)
+            for e in documents.game_log(game=game, user=other, since=0)
             if e["type"] == COMMITMENT_EVENT
         ]
         assert [(e["seat"], e["step"], e["commitment"]) for e in entries] == [

@@ -1,4 +1,4 @@
-"""The sockets' seen marks (``games.seen``): written in one statement per batch on
+"""The sockets' seen marks (``games.live.seen_marks``): written in one statement per batch on
 PostgreSQL, never waiting for a seat a move holds locked (the mark is written at the next
 flush instead), never lowering a seat's mark."""
 
@@ -13,7 +13,7 @@ from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import User
-from games import seen
+from games.live import seen_marks
 from games.models import Game, Seat
 from tests.games.fixtures import running_pair
 from tests.waiting import async_wait_until
@@ -38,7 +38,7 @@ def test_a_batch_of_marks_is_one_statement_and_never_lowers_a_mark(
     (g0, u0) = tables[0][0], tables[0][1][0]
     Seat.objects.filter(game=g0, user=u0).update(last_seen_version=9)
     with CaptureQueriesContext(connection) as queries:
-        skipped = seen.mark_many(marks)
+        skipped = seen_marks.mark_many(marks)
     assert skipped == []
     assert len(queries) == 1  # six seats of three tables: one round trip, one commit
     for game, users in tables:
@@ -87,13 +87,13 @@ def test_a_seat_a_move_holds_locked_is_skipped_without_waiting_and_written_later
         marks = {(game.pk, users[0].pk): 3, (game.pk, users[1].pk): 3, (other.pk, others[0].pk): 3}
         # It returns while the move still holds the seat (the holder lets go only after it):
         # the old one UPDATE per seat waited here until the move committed, for ever.
-        skipped = seen.mark_many(marks)
+        skipped = seen_marks.mark_many(marks)
     finally:
         holder.release()
     assert skipped == [(game.pk, users[0].pk)]
     assert _marks(game) == {users[0].pk: 0, users[1].pk: 3}
     assert _marks(other)[others[0].pk] == 3
-    assert seen.mark_many({(game.pk, users[0].pk): 3}) == []
+    assert seen_marks.mark_many({(game.pk, users[0].pk): 3}) == []
     assert _marks(game)[users[0].pk] == 3
 
 
@@ -106,17 +106,17 @@ def test_the_process_batch_writes_a_skipped_mark_at_a_later_flush(
     from asgiref.sync import async_to_sync, sync_to_async
 
     game, users = running_pair(make_user)
-    monkeypatch.setattr(seen, "SEEN_FLUSH_SECONDS", 0.1)
+    monkeypatch.setattr(seen_marks, "SEEN_FLUSH_SECONDS", 0.1)
     results: list[list[tuple[int, int]]] = []
-    real = seen.mark_many
+    real = seen_marks.mark_many
 
     def recorded(marks: dict[tuple[int, int], int]) -> list[tuple[int, int]]:
         results.append(real(marks))
         return results[-1]
 
-    monkeypatch.setattr(seen, "mark_many", recorded)
+    monkeypatch.setattr(seen_marks, "mark_many", recorded)
     holder = _Holder(game.pk, users[0].pk)
-    batch = seen.SeenMarks()
+    batch = seen_marks.SeenMarks()
 
     async def scenario() -> dict[int, int]:
         batch.add(game.pk, users[0].pk, 4)

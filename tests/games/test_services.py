@@ -12,14 +12,16 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from accounts.models import User
-from games import moves, selectors, services
-from games.chat import chat_post
+from games import moves
 from games.errors import Conflict, IllegalMove, NotAllowed, StaleVersion
-from games.handover import seat_hand_to_bot
+from games.live.seen_marks import seat_mark_seen
 from games.models import Game, Move, Seat
 from games.moves import effects
 from games.moves.result import MoveResult
-from games.seen import seat_mark_seen
+from games.selectors import documents
+from games.tables import lifecycle
+from games.tables.chat import chat_post
+from games.tables.handover import seat_hand_to_bot
 from tests.play import play_randomly
 
 # transaction=True: on_commit callbacks (broadcast, bot task) really run after each move.
@@ -36,19 +38,19 @@ def _seat(game: Game, user: User) -> int:
 
 def _bid_table(make_user: Callable[..., User], players: int = 4) -> tuple[Game, list[User]]:
     users = [make_user() for _ in range(players)]
-    game = services.game_create(creator=users[0], players=players, options=RANDOM_FLAGS)
+    game = lifecycle.game_create(creator=users[0], players=players, options=RANDOM_FLAGS)
     for user in users[1:]:
-        game = services.game_join(game_id=game.pk, user=user)
+        game = lifecycle.game_join(game_id=game.pk, user=user)
     game.refresh_from_db()
     return game, users
 
 
 def test_table_starts_when_the_last_seat_fills(make_user: Callable[..., User]) -> None:
     alice, bob = make_user(), make_user()
-    game = services.game_create(creator=alice, players=3, bots=["greedy"])
+    game = lifecycle.game_create(creator=alice, players=3, bots=["greedy"])
     assert game.status == Game.Status.OPEN
     assert game.version == 0
-    game = services.game_join(game_id=game.pk, user=bob)
+    game = lifecycle.game_join(game_id=game.pk, user=bob)
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING
     # Version 1 is the setup; the bot may already have moved if it places the first flag.
@@ -63,7 +65,7 @@ def test_table_starts_when_the_last_seat_fills(make_user: Callable[..., User]) -
 
 
 def test_two_bots_of_a_kind_get_their_own_accounts(make_user: Callable[..., User]) -> None:
-    game = services.game_create(creator=make_user(), players=3, bots=["random", "random"])
+    game = lifecycle.game_create(creator=make_user(), players=3, bots=["random", "random"])
     names = sorted(s.user.username for s in game.seats.all() if s.bot_kind)
     assert names == ["bot-random", "bot-random-2"]
 
@@ -71,28 +73,28 @@ def test_two_bots_of_a_kind_get_their_own_accounts(make_user: Callable[..., User
 def test_the_creator_does_not_always_sit_first(
     make_user: Callable[..., User], settings: Any
 ) -> None:
-    settings.BOT_TABLES_MAX = 20  # twelve tables with bots by one creator (games.capacity)
+    settings.BOT_TABLES_MAX = 20  # twelve tables with bots by one creator (games.tables.capacity)
     creator = make_user()
     seats = set()
     for _ in range(12):
-        game = services.game_create(creator=creator, players=2, bots=["random"])
+        game = lifecycle.game_create(creator=creator, players=2, bots=["random"])
         seats.add(_seat(game, creator))
     assert seats == {0, 1}
 
 
 def test_full_table_refuses_a_late_joiner(make_user: Callable[..., User]) -> None:
-    game = services.game_create(creator=make_user(), players=2, bots=["random"])
+    game = lifecycle.game_create(creator=make_user(), players=2, bots=["random"])
     with pytest.raises(Conflict) as error:
-        services.game_join(game_id=game.pk, user=make_user())
+        lifecycle.game_join(game_id=game.pk, user=make_user())
     assert error.value.status == 409
 
 
 def test_invitation_only_table(make_user: Callable[..., User]) -> None:
     alice, bob, eve = make_user(), make_user(), make_user()
-    game = services.game_create(creator=alice, players=2, invite=[bob.username], open_seats=False)
+    game = lifecycle.game_create(creator=alice, players=2, invite=[bob.username], open_seats=False)
     with pytest.raises(NotAllowed):
-        services.game_join(game_id=game.pk, user=eve)
-    services.game_join(game_id=game.pk, user=bob)
+        lifecycle.game_join(game_id=game.pk, user=eve)
+    lifecycle.game_join(game_id=game.pk, user=bob)
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING
 
@@ -101,26 +103,26 @@ def test_leaving_an_open_table_frees_the_seat_and_last_person_out_aborts(
     make_user: Callable[..., User],
 ) -> None:
     alice, bob = make_user(), make_user()
-    game = services.game_create(creator=alice, players=3)
-    services.game_join(game_id=game.pk, user=bob)
-    services.game_leave(game_id=game.pk, user=bob)
+    game = lifecycle.game_create(creator=alice, players=3)
+    lifecycle.game_join(game_id=game.pk, user=bob)
+    lifecycle.game_leave(game_id=game.pk, user=bob)
     assert not Seat.objects.filter(game=game, user=bob).exists()
-    services.game_leave(game_id=game.pk, user=alice)
+    lifecycle.game_leave(game_id=game.pk, user=alice)
     game.refresh_from_db()
     assert game.status == Game.Status.ABORTED
 
 
 def test_stale_version_is_refused_and_changes_nothing(make_user: Callable[..., User]) -> None:
     alice, bob = make_user(), make_user()
-    game = services.game_create(creator=alice, players=2)
-    services.game_join(game_id=game.pk, user=bob)
+    game = lifecycle.game_create(creator=alice, players=2)
+    lifecycle.game_join(game_id=game.pk, user=bob)
     game.refresh_from_db()
     first = alice if _seat(game, alice) in game.to_act else bob
     second = bob if first is alice else alice
-    doc = selectors.game_document(game=game, user=first)
+    doc = documents.game_document(game=game, user=first)
     moves.action_submit(game_id=game.pk, user=first, action=doc["legal_actions"][0], version=1)
     game.refresh_from_db()
-    doc = selectors.game_document(game=game, user=second)
+    doc = documents.game_document(game=game, user=second)
     # The second player's choices changed at version 2: an action decided at 1 is stale.
     with pytest.raises(StaleVersion) as error:
         moves.action_submit(game_id=game.pk, user=second, action=doc["legal_actions"][0], version=1)
@@ -147,7 +149,7 @@ def test_simultaneous_bidders_do_not_collide(make_user: Callable[..., User]) -> 
 
 def test_retry_with_the_same_client_id_is_applied_once(make_user: Callable[..., User]) -> None:
     game, users = _bid_table(make_user, players=3)
-    hand = selectors.game_document(game=game, user=users[0])["view"]["hand"]
+    hand = documents.game_document(game=game, user=users[0])["view"]["hand"]
     for _ in range(3):
         moves.action_submit(
             game_id=game.pk,
@@ -182,7 +184,7 @@ def test_a_replaced_sealed_bid_counts_and_stays_sealed_until_the_reveal(
     """Rules.sealed_steps: a bid may be replaced until the last is in; the other seats' log
     and view never hold its cowboys before the reveal, and the reveal shows the last one."""
     game, users = _bid_table(make_user, players=3)
-    hand = selectors.game_document(game=game, user=users[0])["view"]["hand"]
+    hand = documents.game_document(game=game, user=users[0])["view"]["hand"]
     for cowboys in ([hand[0]], [hand[1], hand[2]]):
         moves.action_submit(
             game_id=game.pk, user=users[0], action={"type": "bid", "cowboys": cowboys}
@@ -190,14 +192,14 @@ def test_a_replaced_sealed_bid_counts_and_stays_sealed_until_the_reveal(
     seat = _seat(game, users[0])
     game.refresh_from_db()
     for other in users[1:]:
-        seen = json.dumps(selectors.game_log(game=game, user=other, since=0, chat=False))
-        seen += json.dumps(selectors.game_document(game=game, user=other))
+        seen = json.dumps(documents.game_log(game=game, user=other, since=0, chat=False))
+        seen += json.dumps(documents.game_document(game=game, user=other))
         assert f"[{hand[1]}, {hand[2]}]" not in seen
         assert f"[{hand[0]}]" not in seen
     for user in users[1:]:
         moves.action_submit(game_id=game.pk, user=user, action={"type": "bid", "cowboys": []})
     game.refresh_from_db()
-    log = selectors.game_log(game=game, user=users[1], since=0, chat=False)
+    log = documents.game_log(game=game, user=users[1], since=0, chat=False)
     reveal = next(e for e in log if e["type"] == "bids_revealed")
     mine = next(b for b in reveal["bids"] if b["seat"] == seat)
     assert sorted(mine["cowboys"]) == sorted([hand[1], hand[2]])
@@ -214,11 +216,11 @@ def test_a_game_plays_to_the_end_with_result_and_replays(
     monkeypatch.setattr(effects, "DURABLE_FINISH", [*effects.DURABLE_FINISH, on_finished])
     for players, seed in ((2, 1), (3, 2), (4, 3)):
         users = [make_user() for _ in range(players - 1)]
-        game = services.game_create(
+        game = lifecycle.game_create(
             creator=users[0], players=players, bots=["random"], options={"lakes": "random"}
         )
         for user in users[1:]:
-            services.game_join(game_id=game.pk, user=user)
+            lifecycle.game_join(game_id=game.pk, user=user)
         game = play_randomly(game, users, seed=seed)
         assert game.status == Game.Status.FINISHED
         assert game.result is not None
@@ -240,7 +242,7 @@ def test_replay_check_finds_a_tampered_log(make_user: Callable[..., User]) -> No
     call_command("replay_check", str(game.pk))
     move = Move.objects.filter(game=game).order_by("version").first()
     assert move is not None
-    hand = selectors.game_document(game=game, user=users[0])["view"]["hand"]
+    hand = documents.game_document(game=game, user=users[0])["view"]["hand"]
     Move.objects.filter(pk=move.pk).update(action={"type": "bid", "cowboys": hand[:1]})
     with pytest.raises(CommandError):
         call_command("replay_check", str(game.pk))
@@ -262,7 +264,7 @@ def test_replay_check_of_a_game_that_moves_meanwhile_is_clean(
 
 def test_bots_play_their_seats_by_themselves(make_user: Callable[..., User]) -> None:
     person = make_user()
-    game = services.game_create(
+    game = lifecycle.game_create(
         creator=person, players=4, bots=["random", "greedy", "random"], options=RANDOM_FLAGS
     )
     game.refresh_from_db()
@@ -277,8 +279,8 @@ def test_bots_play_their_seats_by_themselves(make_user: Callable[..., User]) -> 
 
 def test_resigned_seat_is_played_by_the_bot(make_user: Callable[..., User]) -> None:
     alice, bob = make_user(), make_user()
-    game = services.game_create(creator=alice, players=2, options=RANDOM_FLAGS)
-    services.game_join(game_id=game.pk, user=bob)
+    game = lifecycle.game_create(creator=alice, players=2, options=RANDOM_FLAGS)
+    lifecycle.game_join(game_id=game.pk, user=bob)
     seat_hand_to_bot(game_id=game.pk, seat=_seat(game, bob), reason="resign")
     with pytest.raises(NotAllowed):
         moves.action_submit(game_id=game.pk, user=bob, action={"type": "bid", "cowboys": []})
@@ -293,7 +295,7 @@ def test_chat_is_for_players_and_reaches_the_log(make_user: Callable[..., User])
     chat_post(game_id=game.pk, user=users[0], text="  good luck  ")
     with pytest.raises(NotAllowed):
         chat_post(game_id=game.pk, user=make_user(), text="hi")
-    entries = [e for e in selectors.game_log(game=game, user=users[1]) if e["type"] == "chat"]
+    entries = [e for e in documents.game_log(game=game, user=users[1]) if e["type"] == "chat"]
     assert [e["text"] for e in entries] == ["good luck"]
 
 

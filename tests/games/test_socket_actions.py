@@ -15,8 +15,11 @@ from asgiref.sync import async_to_sync
 
 from accounts.models import User
 from accounts.services import token_create
-from games import jsontext, moves, selectors, services
+from games import moves
 from games.models import Game, Move
+from games.selectors import documents
+from games.store import jsontext
+from games.tables import lifecycle
 from tests.games.fixtures import ApiClient
 from tests.games.sockets import Socket, connect
 
@@ -26,10 +29,10 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 def _bidding_game(make_user: Callable[..., User]) -> tuple[Game, list[User]]:
     """Two players, random flags: both are to bid at once."""
     alice, bob = make_user(), make_user()
-    game = services.game_create(
+    game = lifecycle.game_create(
         creator=alice, players=2, invite=[bob.username], options={"flags": "random"}
     )
-    game = services.game_join(game_id=game.pk, user=bob)
+    game = lifecycle.game_join(game_id=game.pk, user=bob)
     assert game.status == Game.Status.RUNNING
     return game, [alice, bob]
 
@@ -43,7 +46,7 @@ async def _answer(socket: Socket, timeout: float = 15) -> dict[str, Any]:
 
 
 def _hand(game: Game, user: User) -> list[int]:
-    return list(selectors.game_document(game=game, user=user)["view"]["hand"])
+    return list(documents.game_document(game=game, user=user)["view"]["hand"])
 
 
 def test_a_move_over_the_socket_answers_the_new_document_and_reaches_the_other_seat(
@@ -172,10 +175,10 @@ def test_a_stale_socket_action_answers_409_with_the_current_document(
     assert (stale["status"], stale["body"]["code"]) == (409, "stale_version")
     current = stale["body"]["current"]
     assert current["version"] == game.version
-    assert current["my_seat"] == selectors.seat_for_user(game=game, user=alice).seat  # type: ignore[union-attr]
+    assert current["my_seat"] == documents.seat_for_user(game=game, user=alice).seat  # type: ignore[union-attr]
     # The whole document, as a fresh read gives it (it is built from the rows the refused
     # move locked, not read again).
-    assert current == json.loads(jsontext.dumps(selectors.game_document(game=game, user=alice)))
+    assert current == json.loads(jsontext.dumps(documents.game_document(game=game, user=alice)))
     assert Move.objects.filter(game=game).count() == 2
 
 

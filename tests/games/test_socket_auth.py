@@ -15,8 +15,8 @@ from django.test import Client
 
 from accounts.models import User
 from accounts.services import token_create
-from games import services
 from games.models import Game
+from games.tables import lifecycle
 from tests.waiting import async_wait_until, wait_until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("in_memory_layer")]
@@ -69,8 +69,8 @@ def _refused(answer: dict[str, Any]) -> bool:
 def _private_game(make_user: Callable[..., User]) -> tuple[Game, User]:
     """An invitation-only table: anonymous visitors may not watch it."""
     alice, bob = make_user(), make_user()
-    game = services.game_create(creator=alice, players=2, invite=[bob.username], open_seats=False)
-    services.game_join(game_id=game.pk, user=bob)
+    game = lifecycle.game_create(creator=alice, players=2, invite=[bob.username], open_seats=False)
+    lifecycle.game_join(game_id=game.pk, user=bob)
     return game, alice
 
 
@@ -126,7 +126,7 @@ def test_a_token_in_the_url_is_refused_even_when_valid(make_user: Callable[..., 
     """``?token=`` would write a long-lived secret into every access log on the way."""
     game, alice = _private_game(make_user)
     assert _refused(_handshake(game.pk, query=f"token={token_create(user=alice)}"))
-    public = services.game_create(creator=make_user(), players=2)
+    public = lifecycle.game_create(creator=make_user(), players=2)
     assert _refused(_handshake(public.pk, query=f"token={token_create(user=alice)}"))
 
 

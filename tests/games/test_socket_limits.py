@@ -13,7 +13,7 @@ from asgiref.testing import ApplicationCommunicator
 
 from accounts.models import User
 from accounts.services import token_create
-from games import services
+from games.tables import lifecycle
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("in_memory_layer")]
 
@@ -37,7 +37,7 @@ def test_an_account_holds_only_so_many_sockets(
     from colorado.asgi import application
 
     alice = make_user()
-    game = services.game_create(creator=alice, players=2)
+    game = lifecycle.game_create(creator=alice, players=2)
     header = (b"authorization", f"Bearer {token_create(user=alice)}".encode())
 
     async def run() -> list[Any]:
@@ -74,7 +74,7 @@ def test_anonymous_sockets_are_held_per_address(
     settings.SOCKETS_PER_ADDRESS = 2
     from colorado.asgi import application
 
-    game = services.game_create(creator=make_user(), players=2)
+    game = lifecycle.game_create(creator=make_user(), players=2)
     origin = (b"origin", b"http://localhost")
 
     async def run() -> list[str]:
@@ -106,7 +106,7 @@ def test_hello_is_rate_limited(make_user: Callable[..., User]) -> None:
     from colorado.asgi import application
 
     alice = make_user()
-    game = services.game_create(creator=alice, players=2)
+    game = lifecycle.game_create(creator=alice, players=2)
     header = (b"authorization", f"Bearer {token_create(user=alice)}".encode())
 
     async def run() -> list[dict[str, Any]]:

@@ -13,7 +13,7 @@ from django.db import connection
 
 from accounts.models import User
 from accounts.services import token_create
-from games import services
+from games.tables import lifecycle
 from tests.fixtures import channel_prefix
 from tests.games.live import Socket, live_server, socket_ticket
 
@@ -31,8 +31,8 @@ def test_the_access_log_never_holds_an_api_token(
     make_user: Callable[..., User],
 ) -> None:
     alice, bob = make_user(), make_user()
-    game = services.game_create(creator=alice, players=2, invite=[bob.username])
-    services.game_join(game_id=game.pk, user=bob)
+    game = lifecycle.game_create(creator=alice, players=2, invite=[bob.username])
+    lifecycle.game_join(game_id=game.pk, user=bob)
     token = token_create(user=alice)
     log = tmp_path / "access.log"
     with django_db_blocker.unblock():

@@ -1,4 +1,4 @@
-"""Opening a game's socket (``games.consumers``): one database job that reads the game and its
+"""Opening a game's socket (``games.live.consumers``): one database job that reads the game and its
 seats once for the check and the first document; the group joined before that read, so a
 move made right after it still reaches the socket; and a seat whose player opens the table
 marked seen (no "your turn" mail for a turn the player watched come)."""
@@ -16,8 +16,8 @@ from django.db.models import F
 
 from accounts.models import User
 from accounts.services import token_create
-from games import consumers
 from games.engine import get_rules, title_slugs
+from games.live import consumers
 from games.models import Game, Seat
 from tests.games.fixtures import invited_pair
 from tests.games.sockets import Socket
@@ -180,24 +180,25 @@ def test_a_refused_socket_passes_on_nothing(
 def test_the_sockets_plain_read_gives_the_documents_the_orm_read_gives(
     make_user: Callable[..., User], title: str
 ) -> None:
-    """``selectors.game_with_seats`` (two plain statements) against the ORM's read of the
+    """``documents.game_with_seats`` (two plain statements) against the ORM's read of the
     same game: the same seats in the same order and the same document for every seat and
     for a spectator, on a table still open (seats without a number yet), at its start and
     after moves."""
     from django.contrib.auth.models import AnonymousUser
 
-    from games import selectors, services
+    from games.selectors import documents
+    from games.tables import lifecycle
     from tests.play import play_randomly
 
     users = [make_user() for _ in range(3)]
-    game = services.game_create(creator=users[0], title=title, players=3, open_seats=True)
-    game = services.game_join(game_id=game.pk, user=users[1])
+    game = lifecycle.game_create(creator=users[0], title=title, players=3, open_seats=True)
+    game = lifecycle.game_join(game_id=game.pk, user=users[1])
     stages = [game]
-    game = services.game_join(game_id=game.pk, user=users[2])
+    game = lifecycle.game_join(game_id=game.pk, user=users[2])
     stages.append(game)
     stages.append(play_randomly(game, users, seed=5, limit=9))
     for stage in stages:
-        found = selectors.game_with_seats(stage.pk)
+        found = documents.game_with_seats(stage.pk)
         assert found is not None
         plain, got = found
         orm = Game.objects.select_related("created_by").get(pk=stage.pk)
@@ -210,8 +211,8 @@ def test_the_sockets_plain_read_gives_the_documents_the_orm_read_gives(
             (s.pk, s.seat, s.user.username) for s in expected
         ]
         for viewer in [*users, make_user(), AnonymousUser()]:
-            assert selectors.game_document(
+            assert documents.game_document(
                 game=plain, user=viewer, seats=got
-            ) == selectors.game_document(game=orm, user=viewer)
-    assert selectors.game_with_seats(stages[-1].pk + 1000) is None
-    assert selectors.game_with_seats(0) is None
+            ) == documents.game_document(game=orm, user=viewer)
+    assert documents.game_with_seats(stages[-1].pk + 1000) is None
+    assert documents.game_with_seats(0) is None

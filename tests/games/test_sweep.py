@@ -1,4 +1,4 @@
-"""The minute sweeps as the scheduler runs them (``games.tasks_clock.sweep_deadlines`` for the
+"""The minute sweeps as the scheduler runs them (``games.clocks.tasks.sweep_deadlines`` for the
 clocks and the bots, ``notifications.tasks.sweep_notifications`` for the mails and pushes they
 make due), on whichever database the test run has.
 
@@ -17,9 +17,9 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
-from games import services
+from games.clocks.tasks import sweep_deadlines
 from games.models import Game, Move, Seat
-from games.tasks_clock import sweep_deadlines
+from games.tables import lifecycle
 from notifications.tasks import sweep_notifications
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -30,8 +30,8 @@ FAST = {"initial_hours": 24, "increment_hours": 4, "max_hours": 72}
 
 def _table(make_user: Callable[..., User], *names: str, **extra: object) -> Game:
     first, second = (make_user(name, email=f"{name}@example.org", **extra) for name in names)
-    game = services.game_create(creator=first, players=2, options=BID_FIRST, clock=FAST)
-    services.game_join(game_id=game.pk, user=second)
+    game = lifecycle.game_create(creator=first, players=2, options=BID_FIRST, clock=FAST)
+    lifecycle.game_join(game_id=game.pk, user=second)
     return Game.objects.get(pk=game.pk)
 
 

@@ -11,9 +11,9 @@ import pytest
 from django.core import mail as django_mail
 from django.utils import timezone
 
-from games import services
+from games.clocks.tasks import sweep_deadlines
 from games.models import Move, Seat
-from games.tasks_clock import sweep_deadlines
+from games.tables import lifecycle
 from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres, pytest.mark.redis]
@@ -29,7 +29,7 @@ def test_a_worker_plays_the_bot_mails_the_player_and_times_them_out(
     settings.TURN_EMAIL_DELAY_SECONDS = 1
     alice = make_user(email="alice@example.org", vacation_days=0)
     started = time.monotonic()
-    game = services.game_create(
+    game = lifecycle.game_create(
         creator=alice, players=2, bots=["greedy"], options={"flags": "random"}
     )
     # The bot's sealed bid is made by the worker.

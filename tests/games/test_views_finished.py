@@ -10,9 +10,10 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from games import selectors, services
 from games.errors import NotAllowed
 from games.models import Game, Invitation, Seat
+from games.selectors import documents
+from games.tables import lifecycle
 from tests.accounts.factories import make_user
 from tests.play import play_randomly
 
@@ -32,7 +33,7 @@ def _finished(seed: int = 5, *, open_seats: bool = False) -> tuple[Game, list[Us
     """A finished 3-player game: two people and a random bot, with non-default settings
     (invitation-only unless ``open_seats``)."""
     users = [make_user(), make_user()]
-    game = services.game_create(
+    game = lifecycle.game_create(
         creator=users[0],
         players=3,
         bots=["random"],
@@ -43,7 +44,7 @@ def _finished(seed: int = 5, *, open_seats: bool = False) -> tuple[Game, list[Us
         invite=[users[1].username],
         open_seats=open_seats,
     )
-    services.game_join(game_id=game.pk, user=users[1])
+    lifecycle.game_join(game_id=game.pk, user=users[1])
     game = play_randomly(game, users, seed=seed)
     assert game.status == Game.Status.FINISHED
     return game, users
@@ -79,7 +80,7 @@ def test_rematch_carries_players_and_settings_over() -> None:
         alice.pk
     ]
     # Alice accepts; the table fills and the rematch starts.
-    services.game_join(game_id=rematch.pk, user=alice)
+    lifecycle.game_join(game_id=rematch.pk, user=alice)
     rematch.refresh_from_db()
     assert rematch.status == Game.Status.RUNNING
 
@@ -88,7 +89,7 @@ def test_a_second_request_returns_the_same_rematch() -> None:
     game, (alice, bob) = _finished()
     first = _signed_in(alice).post(f"/games/{game.pk}/rematch/")
     second = _signed_in(bob).post(f"/games/{game.pk}/rematch/")
-    again = services.game_rematch(game_id=game.pk, user=alice)
+    again = lifecycle.game_rematch(game_id=game.pk, user=alice)
     assert first["Location"] == second["Location"] == f"/games/{again.pk}/"
     assert Game.objects.filter(rematch_of=game).count() == 1
 
@@ -104,9 +105,9 @@ def test_only_players_may_ask_and_only_after_the_end() -> None:
     assert page.redirect_chain == [(f"/games/{game.pk}/", 302)]
     assert "Only the players of this game can ask for a rematch." in page.content.decode()
     assert not Game.objects.filter(rematch_of=game).exists()
-    running = services.game_create(creator=alice, players=2, bots=["random"])
+    running = lifecycle.game_create(creator=alice, players=2, bots=["random"])
     with pytest.raises(NotAllowed):
-        services.game_rematch(game_id=running.pk, user=stranger)
+        lifecycle.game_rematch(game_id=running.pk, user=stranger)
     response = _signed_in(alice).post(f"/games/{running.pk}/rematch/", headers=as_json)
     assert (response.status_code, response.json()["code"]) == (409, "not_finished")
     assert not Game.objects.filter(rematch_of=running).exists()
@@ -136,7 +137,7 @@ def test_replay_gives_every_public_view_up_to_the_final_one() -> None:
     assert data["moves"] == moves
     steps = data["steps"]
     assert len(steps) == moves + 1
-    final = selectors.game_document(game=game, user=AnonymousUser())["view"]
+    final = documents.game_document(game=game, user=AnonymousUser())["view"]
     assert steps[-1]["view"] == final
     assert [p["score"] for p in steps[-1]["view"]["players"]] == game.result["scores"]
     assert steps[0]["move"] is None
@@ -151,7 +152,7 @@ def test_replay_gives_every_public_view_up_to_the_final_one() -> None:
 
 def test_replay_is_refused_while_the_game_runs() -> None:
     alice = make_user()
-    running = services.game_create(creator=alice, players=2, bots=["random"])
+    running = lifecycle.game_create(creator=alice, players=2, bots=["random"])
     response = _signed_in(alice).get(f"/games/{running.pk}/replay.json")
     assert response.status_code == 409
     assert response.json()["code"] == "not_finished"

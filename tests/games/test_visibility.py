@@ -1,4 +1,4 @@
-"""One rule for who may see a table, on every channel (``games.selectors.can_watch``): a
+"""One rule for who may see a table, on every channel (``games.selectors.documents.can_watch``): a
 public table (anyone may join) is open to everyone, running or finished; an invitation-only
 table only to its players (and the people invited to it). The same matrix — anonymous, a
 player, another signed-in user; public and invitation-only; running and finished — for the
@@ -13,8 +13,8 @@ from django.test import Client
 
 from accounts.models import User
 from accounts.services import token_create
-from games import services
 from games.models import Game
+from games.tables import lifecycle
 from tests.games.test_socket_auth import _handshake
 from tests.play import play_randomly
 
@@ -23,14 +23,14 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 
 def _game(make_user: Callable[..., User], *, public: bool, finished: bool) -> tuple[Game, User]:
     alice, bob = make_user(), make_user()
-    game = services.game_create(
+    game = lifecycle.game_create(
         creator=alice,
         players=2,
         options={"flags": "random"},
         invite=[bob.username],
         open_seats=public,
     )
-    services.game_join(game_id=game.pk, user=bob)
+    lifecycle.game_join(game_id=game.pk, user=bob)
     if finished:
         game = play_randomly(game, [alice, bob], seed=3)
         assert game.status == Game.Status.FINISHED
@@ -120,7 +120,7 @@ def test_an_invited_player_may_look_at_the_table_before_joining(
     make_user: Callable[..., User],
 ) -> None:
     alice, bob = make_user(), make_user()
-    game = services.game_create(creator=alice, players=2, invite=[bob.username], open_seats=False)
+    game = lifecycle.game_create(creator=alice, players=2, invite=[bob.username], open_seats=False)
     assert _client(bob).get(f"/games/{game.pk}/").status_code == 200
     assert _seen("api", game, bob) == "shown"
     assert _seen("api", game, make_user()) == "refused"

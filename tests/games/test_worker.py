@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from games import bots, services
+from games.bots import players as bot_players
 from games.models import Game, Move
+from games.tables import lifecycle
 from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres, pytest.mark.redis]
 
 
 def test_two_bots_play_a_whole_game_through_the_worker(real_worker: None) -> None:
-    opener = bots.bot_account(kind="random")
-    game = services.game_create(creator=opener, players=2, bots=["greedy"])
+    opener = bot_players.bot_account(kind="random")
+    game = lifecycle.game_create(creator=opener, players=2, bots=["greedy"])
 
     def finished() -> bool:
         game.refresh_from_db()
@@ -34,9 +35,9 @@ def test_every_bot_move_reaches_a_watching_socket(real_worker: None, worker_id: 
     from tests.games.live import Socket, live_server
 
     name = connection.settings_dict["NAME"]
-    opener = bots.bot_account(kind="random")
+    opener = bot_players.bot_account(kind="random")
     with live_server(database_name=name, channel_prefix=channel_prefix(worker_id)) as base:
-        game = services.game_create(creator=opener, players=2, bots=["greedy"], open_seats=True)
+        game = lifecycle.game_create(creator=opener, players=2, bots=["greedy"], open_seats=True)
         sock = Socket(base.replace("http", "ws", 1) + f"/ws/games/{game.pk}/", origin=base)
         try:
             final = sock.wait_for(lambda f: f.get("status") == "finished", timeout=240)

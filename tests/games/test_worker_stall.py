@@ -17,10 +17,11 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import User
-from games import services, stalls
+from games.bots import stalled as stalls
+from games.bots.tasks import bot_move
+from games.clocks.tasks import sweep_deadlines
 from games.models import Game, Move, Seat
-from games.tasks import bot_move
-from games.tasks_clock import sweep_deadlines
+from games.tables import lifecycle
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -32,8 +33,8 @@ def _table(make_user: Callable[..., User]) -> tuple[Game, Seat, Seat]:
     whose task never ran: the seat was handed over and the queued ``bot_move`` was lost
     (a killed worker, a Redis restart). Bob's seat is set by hand, so no task is queued."""
     alice, bob = make_user(), make_user()
-    game = services.game_create(creator=alice, players=2, options=BID_FIRST)
-    services.game_join(game_id=game.pk, user=bob)
+    game = lifecycle.game_create(creator=alice, players=2, options=BID_FIRST)
+    lifecycle.game_join(game_id=game.pk, user=bob)
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING
     assert len(game.to_act) == 2

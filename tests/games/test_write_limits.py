@@ -11,8 +11,8 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from games import services
 from games.models import Game
+from games.tables import lifecycle
 from tests.games.fixtures import ApiClient
 
 pytestmark = [pytest.mark.django_db]
@@ -44,8 +44,8 @@ def _client(user: User) -> Client:
 
 def test_page_chat_has_the_apis_allowance(make_user: Callable[..., User]) -> None:
     alice, bob = make_user(), make_user()
-    game = services.game_create(creator=alice, players=2)
-    services.game_join(game_id=game.pk, user=bob)
+    game = lifecycle.game_create(creator=alice, players=2)
+    lifecycle.game_join(game_id=game.pk, user=bob)
     client = _client(alice)
     codes = [
         client.post(
@@ -117,5 +117,5 @@ def test_a_finished_or_aborted_table_frees_its_place(
     api = ApiClient(alice)
     first = api.post("/api/games", {"players": 3, "bots": ["easy"]}).json()
     assert api.post("/api/games", {"players": 3, "bots": ["easy"]}).status_code == 403
-    services.game_abort(game_id=first["id"])
+    lifecycle.game_abort(game_id=first["id"])
     assert api.post("/api/games", {"players": 3, "bots": ["easy"]}).status_code == 201

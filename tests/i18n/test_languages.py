@@ -24,9 +24,9 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
-from games import services
 from games.engine import get_rules, title_slugs
 from games.models import Game
+from games.tables import lifecycle
 from notifications import services as mail
 from scripts.catalogues import LOCALE, catalogue_roots, parse
 from tests.i18n.english_left import LANGUAGES, PROPER_NAMES, english_left
@@ -91,8 +91,8 @@ def test_a_player_reads_the_lobby_game_page_and_settings_in_their_language(
     reader, english_reader = readers(language), readers("en")
     games = {}
     for user in (reader, english_reader):
-        games[user.pk] = services.game_create(creator=user, players=2, bots=["greedy"])
-        services.game_create(creator=user, players=3)  # a table still waiting
+        games[user.pk] = lifecycle.game_create(creator=user, players=2, bots=["greedy"])
+        lifecycle.game_create(creator=user, players=3)  # a table still waiting
     names = [reader.username, english_reader.username]
     for path in ["/", "/accounts/settings/", "/leaderboard/", "/games/new/"]:
         english = _page(english_reader, path)
@@ -112,10 +112,10 @@ def test_a_turn_mail_is_written_in_the_recipients_language(
     language: str, readers: Callable[[str], User]
 ) -> None:
     reader, english_reader = readers(language), readers("en")
-    game = services.game_create(
+    game = lifecycle.game_create(
         creator=reader, players=2, options={"flags": "random"}, invite=[english_reader.username]
     )
-    services.game_join(game_id=game.pk, user=english_reader)
+    lifecycle.game_join(game_id=game.pk, user=english_reader)
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING
     django_mail.outbox.clear()
@@ -247,12 +247,12 @@ def test_a_mail_is_written_in_the_recipients_language_whatever_the_sender_speaks
     from django.utils import translation
 
     french, english = readers("fr"), readers("en")
-    game = services.game_create(
+    game = lifecycle.game_create(
         creator=french, players=2, options={"flags": "random"}, invite=[english.username]
     )
     django_mail.outbox.clear()
     with translation.override("ja"):
-        services.game_join(game_id=game.pk, user=english)
+        lifecycle.game_join(game_id=game.pk, user=english)
         mail.turn_mails_queue(
             now=timezone.now() + timedelta(seconds=settings.TURN_EMAIL_DELAY_SECONDS)
         )

@@ -12,8 +12,8 @@ from django.conf import settings
 from django.utils import timezone
 
 from accounts.models import User
-from games import services
 from games.models import Game
+from games.tables import lifecycle
 from notifications import services as mail
 
 BID_FIRST = {"flags": "random"}  # the game opens with a simultaneous sealed bid
@@ -27,8 +27,8 @@ def _eager(eager_tasks: None) -> None:
 @pytest.fixture
 def two_player_game() -> Callable[[User, User], Game]:
     def make(first: User, second: User, **create: Any) -> Game:
-        game = services.game_create(creator=first, players=2, options=BID_FIRST, **create)
-        services.game_join(game_id=game.pk, user=second)
+        game = lifecycle.game_create(creator=first, players=2, options=BID_FIRST, **create)
+        lifecycle.game_join(game_id=game.pk, user=second)
         # The sweep after the grace period: the "your turn" mails due at the start leave.
         grace = timedelta(seconds=settings.TURN_EMAIL_DELAY_SECONDS)
         mail.turn_mails_queue(now=timezone.now() + grace)

@@ -12,9 +12,9 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from games import services
 from games.errors import GameError
 from games.models import Invitation
+from games.tables import lifecycle
 from tests.games.fixtures import ApiClient
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -27,7 +27,7 @@ def test_the_mail_names_the_sender_by_username_and_quotes_the_subject(
 ) -> None:
     mallory = person("mallory", display_name=PHISH)
     person("bob")
-    services.game_create(creator=mallory, players=2, invite=["bob"], open_seats=False)
+    lifecycle.game_create(creator=mallory, players=2, invite=["bob"], open_seats=False)
     (message,) = mailoutbox
     assert PHISH not in message.subject
     assert "Security team" not in message.subject
@@ -45,9 +45,9 @@ def test_invitations_per_hour_are_capped(
     alice = person("alice")
     names = [person(f"guest{n}").username for n in range(6)]
     for name in names[:4]:
-        services.game_create(creator=alice, players=2, invite=[name], open_seats=False)
+        lifecycle.game_create(creator=alice, players=2, invite=[name], open_seats=False)
     with pytest.raises(GameError) as refused:
-        services.game_create(creator=alice, players=2, invite=[names[4]], open_seats=False)
+        lifecycle.game_create(creator=alice, players=2, invite=[names[4]], open_seats=False)
     assert refused.value.status == 429
     assert refused.value.code == "too_many_invitations"
     api = ApiClient(alice).post("/api/games", {"players": 2, "invite": [names[5]]})
@@ -62,13 +62,13 @@ def test_invitations_to_one_person_are_capped(person: Callable[..., User], setti
     settings.TABLES_PER_HOUR = 100
     alice, _bob = person("alice"), person("bob")
     for _ in range(2):
-        services.game_create(creator=alice, players=2, invite=["bob"], open_seats=False)
+        lifecycle.game_create(creator=alice, players=2, invite=["bob"], open_seats=False)
     with pytest.raises(GameError) as refused:
-        services.game_create(creator=alice, players=2, invite=["bob"], open_seats=False)
+        lifecycle.game_create(creator=alice, players=2, invite=["bob"], open_seats=False)
     assert refused.value.code == "too_many_invitations"
     # Another person may still be invited.
     person("carol")
-    services.game_create(creator=alice, players=2, invite=["carol"], open_seats=False)
+    lifecycle.game_create(creator=alice, players=2, invite=["carol"], open_seats=False)
 
 
 def test_an_invitee_can_mute_an_inviter(person: Callable[..., User], mailoutbox: list) -> None:

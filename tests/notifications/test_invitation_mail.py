@@ -8,8 +8,8 @@ from collections.abc import Callable
 import pytest
 
 from accounts.models import User
-from games import services
 from games.models import Game
+from games.tables import lifecycle
 from tests.play import play_randomly
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -20,7 +20,9 @@ def test_an_invitation_sends_one_mail_respecting_the_setting(
 ) -> None:
     alice, _bob = person("alice", display_name="Alice Ames"), person("bob")
     quiet = person("quiet", email_notifications=User.EmailNotifications.OFF)
-    game = services.game_create(creator=alice, players=3, invite=["bob", "quiet"], open_seats=False)
+    game = lifecycle.game_create(
+        creator=alice, players=3, invite=["bob", "quiet"], open_seats=False
+    )
     (message,) = mailoutbox
     assert message.to == ["bob@example.org"]
     assert "“@alice” invites you" in message.subject
@@ -32,11 +34,11 @@ def test_an_invitation_sends_one_mail_respecting_the_setting(
 
 def test_a_rematch_offer_says_so(person: Callable[..., User], mailoutbox: list) -> None:
     alice, bob = person("alice"), person("bob", email_notifications="digest")
-    game = services.game_create(creator=alice, players=2, options={"flags": "random"})
-    services.game_join(game_id=game.pk, user=bob)
+    game = lifecycle.game_create(creator=alice, players=2, options={"flags": "random"})
+    lifecycle.game_join(game_id=game.pk, user=bob)
     game = play_randomly(Game.objects.get(pk=game.pk), [alice, bob], seed=4)
     mailoutbox.clear()
-    rematch = services.game_rematch(game_id=game.pk, user=alice)
+    rematch = lifecycle.game_rematch(game_id=game.pk, user=alice)
     (message,) = [m for m in mailoutbox if m.to == ["bob@example.org"]]
     assert "offers a rematch" in message.subject
     assert "same players and settings" in message.body

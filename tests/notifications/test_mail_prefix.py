@@ -8,14 +8,14 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from games import services
+from games.tables import lifecycle
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_account_and_game_mails_share_the_site_s_name_as_prefix(person, mailoutbox):
     alice, bob = person("alice"), person("bob")
-    services.game_create(creator=alice, title="la-conquista-del-oeste", players=2, invite=["bob"])
+    lifecycle.game_create(creator=alice, title="la-conquista-del-oeste", players=2, invite=["bob"])
     Client().post("/accounts/password/reset/", {"email": alice.email})
     invitation = next(m for m in mailoutbox if m.to == [bob.email])
     reset = next(m for m in mailoutbox if m.to == [alice.email] and "Password" in m.subject)

@@ -11,11 +11,13 @@ from django.conf import settings
 from django.utils import timezone
 
 from accounts.models import User
-from games import moves, selectors, services
+from games import moves
 from games.engine import get_rules
+from games.live.seen_marks import seat_mark_seen
 from games.models import Game, Seat
-from games.seen import seat_mark_seen
-from games.snapshots import load_state
+from games.selectors import documents
+from games.store.state_cache import load_state
+from games.tables import lifecycle
 from notifications import mails
 from notifications import services as mail
 from notifications.models import Notification
@@ -65,8 +67,8 @@ def test_a_turn_mail_waits_for_the_grace_period_and_not_for_a_player_who_looked(
     loses none, and the sweep takes each once."""
     settings.TURN_EMAIL_DELAY_SECONDS = 120
     alice, bob = person("alice"), person("bob")
-    game = services.game_create(creator=alice, players=2, options={"flags": "random"})
-    services.game_join(game_id=game.pk, user=bob)
+    game = lifecycle.game_create(creator=alice, players=2, options={"flags": "random"})
+    lifecycle.game_join(game_id=game.pk, user=bob)
     game.refresh_from_db()
     assert mailoutbox == []  # both are due (simultaneous bid), the grace period runs
     started = timezone.now()
@@ -84,8 +86,8 @@ def test_a_turn_mail_whose_task_was_lost_is_queued_again_after_its_lease(person,
     killed, Redis restarted): the mail is still owed. The seat keeps it, leased, and a sweep
     after the lease takes it again; once a task has run, it is gone for good."""
     alice, bob = person("alice"), person("bob")
-    game = services.game_create(creator=alice, players=2, options={"flags": "random"})
-    services.game_join(game_id=game.pk, user=bob)
+    game = lifecycle.game_create(creator=alice, players=2, options={"flags": "random"})
+    lifecycle.game_join(game_id=game.pk, user=bob)
     due = timezone.now() + timedelta(seconds=settings.TURN_EMAIL_DELAY_SECONDS + 1)
     assert len(mail.turn_mails_claim(now=due)) == 2  # queued, then lost: nothing sent
     assert mail.turn_mails_claim(now=due + timedelta(minutes=1)) == []  # leased
@@ -147,7 +149,7 @@ def test_no_turn_mail_after_the_player_moved(person, two_player_game, mailoutbox
     alice, bob = person("alice"), person("bob")
     game = two_player_game(alice, bob)
     Notification.objects.all().delete()
-    doc = selectors.game_document(game=game, user=alice)
+    doc = documents.game_document(game=game, user=alice)
     bid = next(a for a in doc["legal_actions"] if a["type"] == "bid")
     moves.action_submit(game_id=game.pk, user=alice, action=bid, version=doc["version"])
     mailoutbox.clear()
@@ -221,7 +223,7 @@ def test_a_reminder_comes_reminder_hours_before_the_deadline_once(
 
 def test_game_finished_mail_gives_the_result(person, mailoutbox):
     alice = person("alice")
-    game = services.game_create(creator=alice, players=2, bots=["greedy"])
+    game = lifecycle.game_create(creator=alice, players=2, bots=["greedy"])
     game = play_randomly(game, [alice], seed=5)
     assert game.status == Game.Status.FINISHED
     (message,) = [m for m in mailoutbox if "] Game over" in m.subject]
@@ -241,14 +243,14 @@ def test_game_finished_mail_gives_the_result(person, mailoutbox):
 
 def test_bots_get_no_mail(person, mailoutbox):
     alice = person("alice")
-    services.game_create(creator=alice, players=2, bots=["greedy"], options={"flags": "random"})
+    lifecycle.game_create(creator=alice, players=2, bots=["greedy"], options={"flags": "random"})
     assert {tuple(m.to) for m in mailoutbox} <= {("alice@example.org",)}
 
 
 def test_a_mail_in_french_says_so_in_its_html(person, mailoutbox):
     """Issue 43, trial item 4: a French turn mail's HTML said lang="en"."""
     alice = person("alice", language="fr")
-    services.game_create(creator=alice, players=2, bots=["greedy"])
+    lifecycle.game_create(creator=alice, players=2, bots=["greedy"])
     mail.turn_mails_queue(now=timezone.now() + timedelta(hours=1))
     message = next(m for m in mailoutbox if m.to == [alice.email])
     html, _kind = message.alternatives[0]

@@ -13,8 +13,8 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
-from games import services
 from games.models import Game
+from games.tables import lifecycle
 from notifications import tasks
 from notifications.owed import OWED_AFTER, OWED_FOR, owed_mails_queue
 from tests.play import play_randomly
@@ -40,7 +40,7 @@ def test_a_lost_invitation_mail_is_sent_by_the_hourly_task(
     alice = person("alice", display_name="Alice Ames")
     person("bob")
     person("quiet", email_notifications=User.EmailNotifications.OFF)
-    services.game_create(creator=alice, players=3, invite=["bob", "quiet"], open_seats=False)
+    lifecycle.game_create(creator=alice, players=3, invite=["bob", "quiet"], open_seats=False)
     assert lost_tasks  # queued, and lost
     assert mailoutbox == []
 
@@ -63,9 +63,9 @@ def test_an_answered_or_stale_invitation_is_owed_nothing(
     person: Callable[..., User], mailoutbox: list, lost_tasks: list[Any]
 ) -> None:
     alice, bob = person("alice"), person("bob")
-    game = services.game_create(creator=alice, players=2, invite=["bob"], open_seats=False)
+    game = lifecycle.game_create(creator=alice, players=2, invite=["bob"], open_seats=False)
     assert owed_mails_queue(now=timezone.now() + OWED_FOR + timedelta(minutes=1)) == 0
-    services.game_join(game_id=game.pk, user=bob)
+    lifecycle.game_join(game_id=game.pk, user=bob)
     assert owed_mails_queue(now=timezone.now() + OWED_AFTER + timedelta(seconds=1)) == 0
     assert mailoutbox == []
 
@@ -75,8 +75,8 @@ def test_a_lost_game_finished_mail_is_sent_by_the_hourly_task(
 ) -> None:
     alice = person("alice")
     bob = person("bob", email_notifications=User.EmailNotifications.DIGEST)
-    game = services.game_create(creator=alice, players=2, options={"flags": "random"})
-    services.game_join(game_id=game.pk, user=bob)
+    game = lifecycle.game_create(creator=alice, players=2, options={"flags": "random"})
+    lifecycle.game_join(game_id=game.pk, user=bob)
     game = play_randomly(Game.objects.get(pk=game.pk), [alice, bob], seed=4)
     assert game.status == Game.Status.FINISHED
     mailoutbox.clear()

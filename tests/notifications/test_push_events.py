@@ -10,8 +10,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import chat
 from games.models import Seat
+from games.tables import chat
 from notifications import push, push_events
 from notifications.models import PushMessage
 from notifications.tasks import send_push

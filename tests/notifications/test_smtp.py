@@ -133,10 +133,10 @@ def test_a_failed_invitation_mail_is_queued_again_when_its_retries_are_lost(pers
 
     from django.utils import timezone
 
-    from games import services
+    from games.tables import lifecycle
 
     alice, bob = person("alice"), person("bob")
-    services.game_create(creator=alice, players=2, invite=[bob.username])
+    lifecycle.game_create(creator=alice, players=2, invite=[bob.username])
     row = Notification.objects.get(kind="invitation", user=bob)
     mailoutbox.clear()
     # The send failed, and no retry came for two hours.

@@ -22,7 +22,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
-from games import services
+from games.tables import lifecycle
 from notifications import outbox
 from notifications import services as mail
 from notifications.models import Notification, OutboxMail
@@ -62,8 +62,8 @@ def test_mail_while_smtp_is_down_arrives_once_when_it_is_back(
         User.objects.create_user(username=f"{n}{uuid.uuid4().hex[:4]}", email=f"{n}@example.org")
         for n in ("alice", "bob")
     )
-    game = services.game_create(creator=alice, players=2, options={"flags": "random"})
-    services.game_join(game_id=game.pk, user=bob)
+    game = lifecycle.game_create(creator=alice, players=2, options={"flags": "random"})
+    lifecycle.game_join(game_id=game.pk, user=bob)
     grace = timedelta(seconds=django_settings.TURN_EMAIL_DELAY_SECONDS)
     assert mail.turn_mails_queue(now=timezone.now() + grace) == 2
 

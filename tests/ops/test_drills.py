@@ -5,7 +5,7 @@ Everything runs as in production, each drill on servers of its own so nothing sh
 ever restarted: a private PostgreSQL cluster (``initdb`` in a temporary folder, one for the
 module), a private ``redis-server`` on a free port (one per drill), and ``celery -A colorado
 worker`` and ``celery -A colorado beat`` subprocesses pointed at them. The "web" part is
-``games.services.game_create`` run in a subprocess against the same database: all-bot
+``games.tables.lifecycle.game_create`` run in a subprocess against the same database: all-bot
 tables, which only the worker moves. The sweep runs every ``SWEEP_SECONDS=2`` and a bot is
 stalled after ``BOT_STALL_SECONDS=3``.
 
@@ -276,8 +276,9 @@ class Site:
         """All-bot tables, made by the site's own service in a process of its own."""
         code = (
             "import django, json; django.setup()\n"
-            "from games import bots, services\n"
-            f"ids = [services.game_create(creator=bots.bot_account(kind='random'), players=2,"
+            "from games.bots import players\n"
+            "from games.tables import lifecycle\n"
+            f"ids = [lifecycle.game_create(creator=players.bot_account(kind='random'), players=2,"
             f" bots=['greedy']).pk for _ in range({count})]\n"
             "print(json.dumps(ids))\n"
         )

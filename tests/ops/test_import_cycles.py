@@ -5,6 +5,7 @@ cycle from this test, since it reads every import wherever it stands."""
 
 from __future__ import annotations
 
+import ast
 import sys
 import tomllib
 from pathlib import Path
@@ -88,3 +89,34 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
 def test_no_module_of_the_project_is_part_of_an_import_cycle() -> None:
     cycles = strongly_connected(project_imports())
     assert cycles == [], "import cycles: " + "; ".join(" ⇄ ".join(c) for c in cycles)
+
+
+def function_level_imports() -> list[str]:
+    """Every import of one of the project's modules made inside a function, other than in
+    an app's ``AppConfig.ready`` (where Django asks for them: models load only then)."""
+    found = []
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if {"migrations", "tests"} & set(path.parts):
+                continue
+            tree = ast.parse(path.read_text(), str(path))
+            for function in ast.walk(tree):
+                if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+                    continue
+                if path.name == "apps.py" and function.name == "ready":
+                    continue
+                for node in ast.walk(function):
+                    if isinstance(node, ast.ImportFrom):
+                        names = [node.module or ""] if node.level == 0 else [package]
+                    elif isinstance(node, ast.Import):
+                        names = [alias.name for alias in node.names]
+                    else:
+                        continue
+                    if any(name.split(".")[0] in PACKAGES for name in names):
+                        found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    return found
+
+
+def test_no_function_level_import_of_the_project_outside_app_start_up() -> None:
+    """Such an import could only hide a cycle or a layer crossed upwards: import at the top."""
+    assert function_level_imports() == []

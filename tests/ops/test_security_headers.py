@@ -15,9 +15,9 @@ from django.test import Client, RequestFactory
 
 from accounts.models import User
 from colorado.outage import unavailable_response
-from games import services
 from games.models import Game
-from games.ratings import ratings_apply
+from games.records.ratings import ratings_apply
+from games.tables import lifecycle
 from notifications.services import unsubscribe_token
 from tests.accounts.factories import finished_game, make_user
 
@@ -76,9 +76,9 @@ def test_every_page_template_has_the_policies_and_no_inline_code() -> None:
     finished = finished_game([alice, bob], [30, 20])
     ratings_apply(game=finished)
     Game.objects.filter(pk=finished.pk).update(state=None)
-    running = services.game_create(creator=alice, players=2)
-    services.game_join(game_id=running.pk, user=bob)
-    private = services.game_create(creator=bob, players=3, open_seats=False)
+    running = lifecycle.game_create(creator=alice, players=2)
+    lifecycle.game_join(game_id=running.pk, user=bob)
+    private = lifecycle.game_create(creator=bob, players=3, open_seats=False)
     carol = make_user("carol")
     anonymous, signed_in, outsider = Client(), Client(), Client()
     signed_in.force_login(alice)

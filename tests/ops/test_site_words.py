@@ -14,7 +14,7 @@ from django.contrib.staticfiles import finders
 from django.core import mail
 from django.test import Client, TestCase
 
-from games.forms import NewTableForm
+from games.web.forms import NewTableForm
 
 pytestmark = pytest.mark.django_db
 
@@ -134,11 +134,11 @@ def test_embedded_mode_broker_url_names_a_host() -> None:
 @pytest.mark.django_db(transaction=True)
 def test_the_move_log_downloads_as_a_named_file(eager_tasks: None) -> None:
     from accounts.models import User
-    from games import services
+    from games.tables import lifecycle
     from tests.play import play_randomly
 
     alice = User.objects.create_user(username="alice", password="a-long-password-42")
-    game = services.game_create(creator=alice, players=2, bots=["random"])
+    game = lifecycle.game_create(creator=alice, players=2, bots=["random"])
     game = play_randomly(game, [alice], seed=2)
     client = Client()
     page = client.get(f"/games/{game.pk}/").content.decode()
@@ -154,5 +154,5 @@ def test_the_move_log_downloads_as_a_named_file(eager_tasks: None) -> None:
         f'attachment; filename="{game.title}-table-{game.pk}.json"'
     )
     assert response.json()["seed"] == game.seed
-    running = services.game_create(creator=alice, players=2, bots=["random"])
+    running = lifecycle.game_create(creator=alice, players=2, bots=["random"])
     assert client.get(f"/games/{running.pk}/download/").status_code == 409

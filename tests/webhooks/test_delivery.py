@@ -15,8 +15,8 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.services import token_create
-from games import services
 from games.models import Game, GameNote
+from games.tables import lifecycle
 from tests.accounts.factories import make_user
 from tests.play import play_randomly
 from tests.webhooks.receiver import Received, local_receiver
@@ -55,14 +55,14 @@ def test_events_reach_a_local_receiver_once_signed_and_with_public_facts_only() 
         hook = _add_hook(alice, receiver.url, ["my_turn", "invitation", "game_over"])
         secret = hook["secret"]
         assert len(secret) == 64
-        game = services.game_create(
+        game = lifecycle.game_create(
             title="colorado-county",
             creator=bob,
             players=2,
             options={"flags": "random"},
             invite=[alice.username],
         )
-        services.game_join(game_id=game.pk, user=alice)
+        lifecycle.game_join(game_id=game.pk, user=alice)
         GameNote.objects.create(game=game, user=alice, text="my secret plan")
         game = play_randomly(game, [alice, bob], seed=2)
         assert game.status == Game.Status.FINISHED
@@ -98,10 +98,10 @@ def test_bob_without_a_hook_costs_nothing_and_alices_hook_hears_only_her_turns()
     alice, bob = make_user(), make_user()
     with local_receiver() as receiver:
         _add_hook(alice, receiver.url, ["my_turn"])
-        game = services.game_create(
+        game = lifecycle.game_create(
             title="colorado-county", creator=alice, players=2, options={"flags": "random"}
         )
-        services.game_join(game_id=game.pk, user=bob)
+        lifecycle.game_join(game_id=game.pk, user=bob)
         keys = list(WebhookDelivery.objects.values_list("key", flat=True))
     # The start makes both seats due; only alice's seat is told, once.
     assert len(keys) == 1
@@ -116,7 +116,7 @@ def test_a_lost_task_is_sent_by_the_sweep_once(monkeypatch: pytest.MonkeyPatch) 
         from webhooks import task_names
 
         monkeypatch.setattr(task_names, "deliver_queue", lambda *args: None)  # lost
-        services.game_create(
+        lifecycle.game_create(
             title="colorado-county", creator=bob, players=2, invite=[alice.username]
         )
         assert receiver.received == []
@@ -133,7 +133,7 @@ def test_a_failure_is_tried_again_after_the_backoff_with_the_same_event_id() -> 
         hook = _add_hook(alice, receiver.url, ["invitation"], fmt="discord")
         receiver.answers = [500]
         before = timezone.now()
-        services.game_create(
+        lifecycle.game_create(
             title="colorado-county", creator=bob, players=2, invite=[alice.username]
         )
         after = timezone.now()
@@ -167,7 +167,7 @@ def test_a_hook_that_keeps_failing_is_turned_off_with_a_notice(settings: Any) ->
         _add_hook(alice, receiver.url, ["invitation"], fmt="slack")
         receiver.answers = [503] * 100
         for _ in range(delivery_module.DISABLE_AFTER):
-            services.game_create(
+            lifecycle.game_create(
                 title="colorado-county", creator=bob, players=2, invite=[alice.username]
             )
         moment = timezone.now()
@@ -182,7 +182,7 @@ def test_a_hook_that_keeps_failing_is_turned_off_with_a_notice(settings: Any) ->
         assert hook.disabled_at is not None
         assert hook.last_error == "HTTP 503"
         # Turned off: a new event is not even owed.
-        services.game_create(
+        lifecycle.game_create(
             title="colorado-county", creator=bob, players=2, invite=[alice.username]
         )
         assert len(receiver.received) == tries

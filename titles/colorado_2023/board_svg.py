@@ -25,6 +25,7 @@ from .engine.data import (
     MOUNTAINS,
     NEIGHBOURS,
     RAILWAY,
+    REGION,
     REGIONS,
     SALOON_BOXES,
     TIPI_BOXES,
@@ -238,8 +239,6 @@ def reward_svg(view: Mapping[str, Any]) -> SafeString:
     players = [p for p in view.get("players") or () if isinstance(p, Mapping)]
     rows = []
     y = 0
-    from .engine.data import REGION
-
     for kind in KINDS:
         marks: dict[int, list[int]] = {}
         for p in players:

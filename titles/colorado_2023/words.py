@@ -8,6 +8,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from .engine.data import ACTION_OF, RAILWAY, REGION
+
 COLOUR_WORDS: dict[str, Callable[[], str]] = {
     "red": lambda: _("red"),
     "green": lambda: _("green"),
@@ -65,8 +67,6 @@ def card(code: Any) -> str:
 
 
 def region(rid: Any) -> str:
-    from .engine.data import REGION
-
     r = REGION.get(str(rid))
     if r is None:
         return str(rid)
@@ -199,8 +199,6 @@ def reward_board_words() -> str:
 
 def gives(a: Mapping[str, Any]) -> str:
     """What a move gives at once, in a few words (the action panel shows it)."""
-    from .engine.data import ACTION_OF, RAILWAY, REGION
-
     t = a.get("type")
     if t == "tick":
         rid, _sep, index = str(a.get("leg")).partition(".")

@@ -10,6 +10,8 @@ class ColoradoCountyConfig(AppConfig):
     verbose_name = "Colorado County"
 
     def ready(self) -> None:
+        # Imported here: models, and what imports them, load only once the app registry is
+        # ready (Django's AppConfig.ready); importing them at the top would be too early.
         from games.titles import register
 
         from .web import TITLE

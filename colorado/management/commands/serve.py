@@ -6,9 +6,13 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import uvicorn
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from colorado import realtime
+from colorado.celery import app as celery_app
+from colorado.embedded import worker_and_scheduler
 from colorado.server_options import UVICORN_CONFIG
 
 
@@ -21,12 +25,6 @@ class Command(BaseCommand):
         parser.add_argument("--no-worker", action="store_true", help="Serve only the web site.")
 
     def handle(self, *args: Any, host: str, port: int, no_worker: bool, **options: Any) -> None:
-        import uvicorn
-
-        from colorado import realtime
-        from colorado.celery import app as celery_app
-        from colorado.embedded import worker_and_scheduler
-
         if not settings.EMBEDDED and not no_worker:
             raise CommandError(
                 "REDIS_URL is set: run the worker and scheduler as their own processes "

@@ -1,12 +1,12 @@
 """``manage.py bot_ladder --games N --title SLUG [--seconds S] [--iterations K]``: the bot
 levels play each other, so the leaderboard shows where they stand.
 
-Every pair of the title's levels (``games.bots.bot_levels``: easy and medium, easy and hard,
+Every pair of the title's levels (``games.bots.players.bot_levels``: easy and medium, easy and hard,
 medium and hard) plays two-player games until the pair has ``N`` finished games, each a real
 rated table between the two levels' bot accounts (``bot-<kind>``): opened with
-``games.services.game_create``, played move by move by the bot task (run in this process,
+``games.tables.lifecycle.game_create``, played move by move by the bot task (run in this process,
 one move after another: no worker needed) and rated when it ends by the site's rating
-service (``games.ratings``), like any game. So the games show in the bots' profiles and
+service (``games.records.ratings``), like any game. So the games show in the bots' profiles and
 the ratings on the leaderboard and the Bots page.
 
 Safe to re-run: ``N`` is the number of games a pair should have in all, so a second run
@@ -29,11 +29,11 @@ from django.test.utils import override_settings
 
 from accounts.models import Rating, User
 from colorado.celery import app
-from games import services
-from games.bot_wakeup import queue_bot_move
-from games.bots import BotLevel, bot_account, bot_levels
+from games.bots.players import BotLevel, bot_account, bot_levels
+from games.bots.wakeup import queue_bot_move
 from games.engine import get_rules, title_slugs
 from games.models import Game, Seat
+from games.tables import lifecycle
 from games.titles import default_title
 
 #: Bot moves tried on a table that did not move on by itself (a refused move) before the
@@ -98,7 +98,7 @@ class Command(BaseCommand):
             _play_out(game)
         while _pair_games(slug, pair).filter(status=Game.Status.FINISHED).count() < wanted:
             creator, other = pair if played % 2 == 0 else pair[::-1]
-            game = services.game_create(
+            game = lifecycle.game_create(
                 creator=creator,
                 title=slug,
                 players=2,

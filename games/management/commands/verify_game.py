@@ -1,7 +1,7 @@
 """``manage.py verify_game <export.json>``: check a finished game's fairness from its export.
 
 Reads the JSON of ``GET /api/games/{id}/export`` (a file, or ``-`` for standard input),
-replays it with the rules engine (``games.fairness.verify_export``), checks each sealed
+replays it with the rules engine (``games.records.fairness.verify_export``), checks each sealed
 move against its commitment, and prints the verdict.
 Exits with status 1 when the export does not verify.
 """
@@ -15,7 +15,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.fairness import verify_export
+from games.records.fairness import verify_export
 
 
 class Command(BaseCommand):

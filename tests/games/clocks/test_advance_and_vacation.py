@@ -12,11 +12,13 @@ from django.template import Context, Template
 from django.utils import timezone
 
 from accounts.models import User
-from games import moves, selectors, services
+from games import moves
 from games.clocks import arithmetic as clocks
 from games.clocks.advance import clocks_advance
 from games.clocks.vacation import VacationError, vacation_cancel, vacation_take
 from games.models import Game, Move, Seat
+from games.selectors import documents
+from games.tables import lifecycle
 from tests.play import play_randomly
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -28,8 +30,8 @@ FAST = {"initial_hours": 24, "increment_hours": 4, "max_hours": 72}
 
 def _table(make_user: Callable[..., User], **create: object) -> tuple[Game, list[User]]:
     users = [make_user(), make_user()]
-    game = services.game_create(creator=users[0], players=2, options=BID_FIRST, **create)
-    services.game_join(game_id=game.pk, user=users[1])
+    game = lifecycle.game_create(creator=users[0], players=2, options=BID_FIRST, **create)
+    lifecycle.game_join(game_id=game.pk, user=users[1])
     game.refresh_from_db()
     return game, users
 
@@ -39,7 +41,7 @@ def _seat(game: Game, user: User) -> Seat:
 
 
 def _bid(game: Game, user: User) -> Game:
-    doc = selectors.game_document(game=game, user=user)
+    doc = documents.game_document(game=game, user=user)
     empty_bid = next(a for a in doc["legal_actions"] if a["type"] == "bid")
     return moves.action_submit(game_id=game.pk, user=user, action=empty_bid, version=doc["version"])
 
@@ -54,7 +56,7 @@ def _age_clock(seat: Seat, hours: float) -> None:
 
 def test_game_create_takes_its_presets_from_the_clock_module(make_user):
     for name, preset in clocks.PRESETS.items():
-        game = services.game_create(creator=make_user(), players=2, clock=name)
+        game = lifecycle.game_create(creator=make_user(), players=2, clock=name)
         assert (
             game.clock_initial_seconds,
             game.clock_increment_seconds,
@@ -70,7 +72,7 @@ def test_at_the_start_every_seat_has_the_initial_bank_and_a_deadline(make_user):
         assert seat.clock_remaining_seconds == 24 * HOUR
         assert before <= seat.clock_started_at <= timezone.now()
         assert seat.deadline == seat.clock_started_at + timedelta(hours=24)
-    doc = selectors.game_document(game=game, user=users[0])
+    doc = documents.game_document(game=game, user=users[0])
     deadlines = {s["clock_deadline"] for s in doc["seats"]}
     assert None not in deadlines  # both bid at once, so both clocks run
 
@@ -105,7 +107,7 @@ def test_a_late_move_on_a_waiting_table_leaves_only_the_increment(make_user):
 
 def test_when_the_game_ends_every_deadline_is_cleared(make_user):
     alice = make_user()
-    game = services.game_create(creator=alice, players=2, bots=["greedy"], options=BID_FIRST)
+    game = lifecycle.game_create(creator=alice, players=2, bots=["greedy"], options=BID_FIRST)
     game = play_randomly(game, [alice], seed=3)
     assert game.status == Game.Status.FINISHED
     assert not Seat.objects.filter(game=game, deadline__isnull=False).exists()
@@ -150,8 +152,8 @@ def test_the_first_move_of_a_day_earns_an_eighth_of_a_vacation_day(make_user):
     alice.refresh_from_db()
     assert alice.vacation_days == 10.125
     # A move in a second game the same day earns nothing more.
-    game2 = services.game_create(creator=alice, players=2, options=BID_FIRST)
-    services.game_join(game_id=game2.pk, user=make_user())
+    game2 = lifecycle.game_create(creator=alice, players=2, options=BID_FIRST)
+    lifecycle.game_join(game_id=game2.pk, user=make_user())
     _bid(Game.objects.get(pk=game2.pk), alice)
     alice.refresh_from_db()
     assert alice.vacation_days == 10.125
@@ -168,8 +170,8 @@ def test_vacation_never_accrues_above_thirty_days(make_user):
 
 def test_time_away_pauses_my_clocks_in_every_game_and_costs_its_days(make_user):
     game, (alice, bob) = _table(make_user, clock=FAST)
-    game2 = services.game_create(creator=alice, players=2, options=BID_FIRST, clock="slow")
-    services.game_join(game_id=game2.pk, user=make_user())
+    game2 = lifecycle.game_create(creator=alice, players=2, options=BID_FIRST, clock="slow")
+    lifecycle.game_join(game_id=game2.pk, user=make_user())
     _age_clock(_seat(game, alice), 4)  # 4 of the 24 hours used
     now = timezone.now()
     back = now + timedelta(days=3)

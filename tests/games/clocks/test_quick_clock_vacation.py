@@ -12,9 +12,9 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
-from games import services
 from games.clocks.sweep import deadlines_sweep
 from games.models import Game, Move, Seat
+from games.tables import lifecycle
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -24,8 +24,8 @@ TWELVE = {"initial_hours": 12, "increment_hours": 1, "max_hours": 24}
 
 def _table(make_user: Callable[..., User], clock: dict[str, float]) -> tuple[Game, User]:
     alice, bob = make_user(email="a@example.org"), make_user(email="b@example.org")
-    game = services.game_create(creator=alice, players=2, options={"flags": "random"}, clock=clock)
-    services.game_join(game_id=game.pk, user=bob)
+    game = lifecycle.game_create(creator=alice, players=2, options={"flags": "random"}, clock=clock)
+    lifecycle.game_join(game_id=game.pk, user=bob)
     game.refresh_from_db()
     return game, alice
 

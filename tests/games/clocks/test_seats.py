@@ -12,9 +12,11 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import RatingChange, User
-from games import moves, selectors, services
+from games import moves
 from games.clocks.sweep import deadlines_sweep
 from games.models import Game, Move, Seat, SeatHandover
+from games.selectors import documents
+from games.tables import lifecycle
 from tests.play import play_randomly
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres]
@@ -28,11 +30,11 @@ def _table(
 ) -> tuple[Game, list[User]]:
     users = [make_user(email=f"p{n}@example.org") for n in range(players)]
     invite = [u.username for u in users[1:]]
-    game = services.game_create(
+    game = lifecycle.game_create(
         creator=users[0], players=players, options=BID_FIRST, clock=FAST, invite=invite, **create
     )
     for user in users[1:]:
-        services.game_join(game_id=game.pk, user=user)
+        lifecycle.game_join(game_id=game.pk, user=user)
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING
     User.objects.filter(pk__in=[u.pk for u in users]).update(vacation_days=0)
@@ -95,7 +97,7 @@ def test_a_player_replaced_by_vote_is_out_and_the_log_says_so(make_user, api):
     spectator = make_user()
     assert any(
         e["type"] == "seat_handed_to_bot"
-        for e in selectors.game_log(game=Game.objects.get(pk=game.pk), user=spectator)
+        for e in documents.game_log(game=Game.objects.get(pk=game.pk), user=spectator)
     )
     bob_page = _page(bob, game)
     name = alice.shown_name
@@ -137,7 +139,7 @@ def test_a_player_the_bot_stood_in_for_keeps_the_seat_and_plays_on(make_user):
         # Play on until alice is due again (bob moves when it is his turn).
         game.refresh_from_db()
         while game.status == Game.Status.RUNNING and seat.seat not in game.to_act:
-            doc = selectors.game_document(game=game, user=bob)
+            doc = documents.game_document(game=game, user=bob)
             moves.action_submit(
                 game_id=game.pk,
                 user=bob,
@@ -148,7 +150,7 @@ def test_a_player_the_bot_stood_in_for_keeps_the_seat_and_plays_on(make_user):
     assert _seat(game, alice).missed_deadlines == 2
     assert not SeatHandover.objects.filter(game=game).exists()
     # She acts herself on her next turn.
-    doc = selectors.game_document(game=game, user=alice)
+    doc = documents.game_document(game=game, user=alice)
     assert doc["legal_actions"]
     moves.action_submit(
         game_id=game.pk, user=alice, action=doc["legal_actions"][0], version=doc["version"]

@@ -13,10 +13,11 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import User
-from games import selectors, services
 from games.clocks.sweep import CLAIM_LEASE, deadline_handle, deadlines_claim, deadlines_sweep
 from games.models import Game, Move, Seat
 from games.moves import effects
+from games.selectors import documents
+from games.tables import lifecycle
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,10 +27,10 @@ FAST = {"initial_hours": 24, "increment_hours": 4, "max_hours": 72}
 
 def _table(make_user: Callable[..., User], **create: object) -> tuple[Game, list[User]]:
     users = [make_user(email="a@example.org"), make_user(email="b@example.org")]
-    game = services.game_create(
+    game = lifecycle.game_create(
         creator=users[0], players=2, options=BID_FIRST, clock=FAST, **create
     )
-    services.game_join(game_id=game.pk, user=users[1])
+    lifecycle.game_join(game_id=game.pk, user=users[1])
     game.refresh_from_db()
     return game, users
 
@@ -84,7 +85,7 @@ def test_without_vacation_the_bot_moves_for_the_late_player_and_the_log_says_so(
     assert seat.deadline is None  # bid in; the clock stopped with the increment only
     assert seat.clock_remaining_seconds == pytest.approx(4 * 3600, abs=1)
     assert not seat.bot_kind  # only that move: the seat is still alice's
-    log = selectors.game_log(game=Game.objects.get(pk=game.pk), user=bob)
+    log = documents.game_log(game=Game.objects.get(pk=game.pk), user=bob)
     assert any(entry.get("actor") == "timeout" for entry in log)
     # Running the sweep again finds nothing.
     assert deadlines_sweep() == {}
@@ -210,7 +211,7 @@ def test_a_redelivered_claim_does_nothing(make_user):
 
 def test_a_seat_of_an_aborted_game_is_cleared(make_user):
     game, (alice, _bob) = _table(make_user)
-    services.game_abort(game_id=game.pk)
+    lifecycle.game_abort(game_id=game.pk)
     _overdue(_seat(game, alice))
     assert deadlines_sweep() == {"cleared": 1}
     assert _seat(game, alice).deadline is None
@@ -220,7 +221,7 @@ def test_aborting_stops_every_clock_so_the_sweep_never_touches_the_game(make_use
     game, (alice, bob) = _table(make_user)
     _no_vacation(alice, bob)
     assert Seat.objects.filter(game=game, deadline__isnull=False).count() == 2  # both bid
-    services.game_abort(game_id=game.pk)
+    lifecycle.game_abort(game_id=game.pk)
     seats = Seat.objects.filter(game=game)
     assert [(s.deadline, s.clock_started_at) for s in seats] == [(None, None), (None, None)]
     # Long after every deadline would have passed, the sweep finds nothing to do.

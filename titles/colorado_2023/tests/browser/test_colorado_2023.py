@@ -123,12 +123,12 @@ def test_the_colorado_page_reads_well_in_each_language(
 ) -> None:
     """Mid-game, in each language, at desktop and phone width: nothing spills sideways on
     a phone and no button's label is cut. With SCREENSHOT_DIR set, each is saved."""
-    from games import services
+    from games.tables import lifecycle
 
     user = player(f"co{language}")
     user.language = language
     user.save(update_fields=["language"])
-    game = services.game_create(creator=user, title="colorado-2023", players=2, bots=["medium"])
+    game = lifecycle.game_create(creator=user, title="colorado-2023", players=2, bots=["medium"])
     _advance(game.pk, user, 6)
     for size, (width, height) in SIZES.items():
         page = new_page(width, height)

@@ -12,9 +12,9 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from games import services
 from games.engine import get_rules
 from games.models import Game
+from games.tables import lifecycle
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("eager_tasks")]
 
@@ -29,7 +29,7 @@ def test_a_player_plays_a_whole_game_on_the_page(
     settings.BOT_SEARCH_SECONDS = 0.05
     settings.BOT_SEARCH_ITERATIONS = 10
     alice = make_user()
-    game = services.game_create(
+    game = lifecycle.game_create(
         creator=alice,
         title="colorado-2023",
         players=len(bots) + 1,

@@ -55,14 +55,14 @@ def pinch(page: Any, x: float, y: float, start: float, end: float) -> None:
 def test_the_board_fits_a_phone_then_zooms_to_a_finger_and_a_tap_plays(
     asgi_server: str, new_page: Callable[..., Any], player: Callable[[str], Any]
 ) -> None:
-    from games import selectors
+    from games.selectors import documents
 
     alice, bob = player("alice"), player("bob")
     game = human_table([alice, bob])
     due = next(
         u
         for u in (alice, bob)
-        if selectors.game_document(game=game, user=u)["my_seat"] in game.to_act
+        if documents.game_document(game=game, user=u)["my_seat"] in game.to_act
     )
     page = phone_page(new_page, asgi_server, due)
     page.goto(f"{asgi_server}/games/{game.pk}/")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from games.chat import chat_post
+from games.tables.chat import chat_post
 from tests.browser.driver import act_version, page_stays, sign_in, wait_for_change, wait_js
 from tests.play import mover as first_to_act
 from titles.colorado_county.tests.web.tables import can_sell, human_table, move, play_until, seat_of
@@ -156,7 +156,7 @@ def test_a_long_word_in_chat_or_a_long_name_does_not_widen_the_page(
 def bid_moment(game: Any, users: list[Any], me: Any, other: Any) -> str:
     """Play until the other player may sell while I still have my bid to make; the cell
     the other player may sell."""
-    from games import selectors
+    from games.selectors import documents
 
     def stop(user: Any, doc: dict[str, Any]) -> bool:
         if user != other or not can_sell(user, doc) or doc["view"]["phase"] != "bid":
@@ -167,7 +167,7 @@ def bid_moment(game: Any, users: list[Any], me: Any, other: Any) -> str:
     return str(
         next(
             a["cell"]
-            for a in selectors.game_document(game=game, user=other)["legal_actions"]
+            for a in documents.game_document(game=game, user=other)["legal_actions"]
             if a["type"] == "sell"
         )
     )
@@ -250,9 +250,9 @@ def test_a_bid_refused_because_a_sale_opened_is_sent_when_the_sale_is_settled(
 def test_the_end_of_the_game_arrives_without_a_reload(
     asgi_server: str, new_page: Callable[..., Any], player: Callable[[str], Any]
 ) -> None:
-    from games import selectors
     from games.models import Game
-    from games.snapshots import engine_for, load_state
+    from games.selectors import documents
+    from games.store.state_cache import engine_for, load_state
 
     me, other = player("alice"), player("bob")
     game = human_table([me, other])
@@ -282,7 +282,7 @@ def test_the_end_of_the_game_arrives_without_a_reload(
     assert page.evaluate("window.__notReloaded") is True
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
-    assert selectors.game_document(game=game, user=me)["status"] == "finished"
+    assert documents.game_document(game=game, user=me)["status"] == "finished"
     page.wait_for_selector("#replay-step >> text=/Step/")
 
 

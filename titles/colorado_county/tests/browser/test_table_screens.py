@@ -82,7 +82,7 @@ def test_a_card_chosen_before_the_page_script_ran_lights_its_claims(
 def test_a_table_and_a_land_sale_on_desktop_and_phone(
     asgi_server: str, new_page: Callable[..., Any], player: Callable[[str], Any]
 ) -> None:
-    from games import selectors
+    from games.selectors import documents
 
     alice, bob, carol = player("alice"), player("bob"), player("carol")
     bob.display_name = "Bobby"
@@ -118,14 +118,14 @@ def test_a_table_and_a_land_sale_on_desktop_and_phone(
         save(page, f"table-{name}", full=name == "desktop")
         pages[name] = page
     # Alice makes her claim; then Bobby sells a field while the others still have to bid.
-    doc = selectors.game_document(game=game, user=alice)
+    doc = documents.game_document(game=game, user=alice)
     move(game, alice, next(a for a in doc["legal_actions"] if a["type"] == "claim"))
     seller, doc = play_until(
         game, users, lambda u, d: u == bob and can_sell(u, d) and d["view"]["phase"] == "bid"
     )
     cell = next(a["cell"] for a in doc["legal_actions"] if a["type"] == "sell")
     move(game, seller, {"type": "sell", "cell": cell})
-    asked = selectors.game_document(game=game, user=alice)["view"]["sale"]["asked"]
+    asked = documents.game_document(game=game, user=alice)["view"]["sale"]["asked"]
     assert seat_of(game, carol) in asked
     move(game, carol, {"type": "sale_interest", "interested": False})
     for name, page in pages.items():

@@ -8,8 +8,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from accounts.models import User
-from games import moves, selectors, services
+from games import moves
 from games.models import Game
+from games.selectors import documents
+from games.tables import lifecycle
 
 Doc = dict[str, Any]
 
@@ -17,7 +19,7 @@ Doc = dict[str, Any]
 def human_table(users: Sequence[User]) -> Game:
     """A running table of the given people (the first creates it, the others are invited)."""
     first, *others = users
-    game = services.game_create(
+    game = lifecycle.game_create(
         creator=first,
         players=len(users),
         invite=[u.username for u in others],
@@ -25,17 +27,17 @@ def human_table(users: Sequence[User]) -> Game:
         rated=False,
     )
     for user in others:
-        services.game_join(game_id=game.pk, user=user)
+        lifecycle.game_join(game_id=game.pk, user=user)
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING
     return game
 
 
 def move(game: Game, user: User, action: dict[str, Any]) -> Doc:
-    doc = selectors.game_document(game=game, user=user)
+    doc = documents.game_document(game=game, user=user)
     moves.action_submit(game_id=game.pk, user=user, action=action, version=doc["version"])
     game.refresh_from_db()
-    return selectors.game_document(game=game, user=user)
+    return documents.game_document(game=game, user=user)
 
 
 def play_until(
@@ -53,7 +55,7 @@ def play_until(
         moved = False
         for user in users:
             game.refresh_from_db()
-            doc = selectors.game_document(game=game, user=user)
+            doc = documents.game_document(game=game, user=user)
             if stop(user, doc):
                 return user, doc
             if doc["my_seat"] not in doc["to_act"]:

@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from games import selectors
+from games.selectors import documents
 from tests.accounts.factories import make_user
 
 from .tables import human_table, move, open_a_sale, seat_of
@@ -43,7 +43,7 @@ def sale(eager_tasks: None) -> tuple:
     users = [make_user(n) for n in ("alice", "bob", "carol")]
     game = human_table(users)
     seller, cell = open_a_sale(game, users)
-    asked = selectors.game_document(game=game, user=seller)["view"]["sale"]["asked"]
+    asked = documents.game_document(game=game, user=seller)["view"]["sale"]["asked"]
     others = sorted((u for u in users if u != seller), key=lambda u: asked.index(seat_of(game, u)))
     return game, seller, cell, others
 
@@ -54,7 +54,7 @@ def test_the_field_on_sale_stays_on_the_board_marked_for_sale_by_its_seller(sale
         markup = cell_markup(page(viewer, game.pk), cell)
         assert f"marker p{seat_of(game, seller)} for-sale" in markup
         assert f"for sale by {seller.username}" in markup
-    doc = selectors.game_document(game=game, user=others[0])
+    doc = documents.game_document(game=game, user=others[0])
     assert doc["view"]["board"]["cells"][cell] == {"for_sale": seat_of(game, seller)}
 
 
@@ -89,7 +89,7 @@ def test_a_sealed_sale_bid_is_shown_back_to_its_bidder_only_and_can_be_replaced(
         move(game, user, {"type": "sale_interest", "interested": True})
     html = act_panel(page(seller, game.pk))
     assert f"Wanted by {first.username}, {second.username}: sealed bids still to come from" in html
-    doc = selectors.game_document(game=game, user=first)
+    doc = documents.game_document(game=game, user=first)
     cowboys = sorted(a["cowboys"][0] for a in doc["legal_actions"] if a["type"] == "sale_bid")
     bid = cowboys[:2]
     move(game, first, {"type": "sale_bid", "cowboys": bid})
@@ -103,7 +103,7 @@ def test_a_sealed_sale_bid_is_shown_back_to_its_bidder_only_and_can_be_replaced(
         html = act_panel(page(viewer, game.pk))
         assert "Your sealed bid" not in html
         assert f"sealed bids still to come from {second.username}." in html
-        view = selectors.game_document(game=game, user=viewer)["view"]
+        view = documents.game_document(game=game, user=viewer)["view"]
         assert view["sale"]["my_sale_bid"] is None
     # A replaced bid is what the page shows.
     move(game, first, {"type": "sale_bid", "cowboys": bid[:1]})

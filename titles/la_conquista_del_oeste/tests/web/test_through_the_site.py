@@ -18,9 +18,11 @@ from django.utils import timezone
 
 from accounts.models import Rating, User
 from accounts.services import token_create
-from games import moves, selectors, services
-from games.fairness import verify_export
+from games import moves
 from games.models import Game, Move, Seat
+from games.records.fairness import verify_export
+from games.selectors import documents
+from games.tables import lifecycle
 from notifications import services as mail
 from tests.play import play_randomly
 
@@ -92,8 +94,8 @@ def test_six_seats_with_five_bots_from_the_lobby_play_to_the_end() -> None:
 
 def test_a_person_gets_a_your_turn_mail_and_plays_through_the_api() -> None:
     alice, bob = _person("alice"), _person("bob")
-    game = services.game_create(creator=alice, title=SLUG, players=2, invite=[bob.username])
-    services.game_join(game_id=game.pk, user=bob)
+    game = lifecycle.game_create(creator=alice, title=SLUG, players=2, invite=[bob.username])
+    lifecycle.game_join(game_id=game.pk, user=bob)
     game.refresh_from_db()
     grace = timedelta(seconds=settings.TURN_EMAIL_DELAY_SECONDS)
     mail.turn_mails_queue(now=timezone.now() + grace)
@@ -129,12 +131,12 @@ def test_a_person_gets_a_your_turn_mail_and_plays_through_the_api() -> None:
 
 def test_the_other_seats_never_see_an_opportunity_hand() -> None:
     alice, bob = _person("alice"), _person("bob")
-    game = services.game_create(creator=alice, title=SLUG, players=2, invite=[bob.username])
-    services.game_join(game_id=game.pk, user=bob)
+    game = lifecycle.game_create(creator=alice, title=SLUG, players=2, invite=[bob.username])
+    lifecycle.game_join(game_id=game.pk, user=bob)
     game = play_randomly(game, [alice, bob], seed=11, limit=400)
     game.refresh_from_db()
     for viewer in (alice, bob):
-        doc = selectors.game_document(game=game, user=viewer)
+        doc = documents.game_document(game=game, user=viewer)
         mine = doc["my_seat"]
         for player in doc["view"]["players"]:
             if player["seat"] != mine:
@@ -144,12 +146,12 @@ def test_the_other_seats_never_see_an_opportunity_hand() -> None:
 def test_the_page_shows_my_opportunity_cards_to_me_alone() -> None:
     """Opportunity cards in hand are seen by their holder only: not by the other player's
     page, nor a spectator's, nor in the panels they fetch."""
-    from games.snapshots import engine_for, load_state
+    from games.store.state_cache import engine_for, load_state
     from titles.la_conquista_del_oeste.engine.data import DATA
 
     alice, bob, carol = _person("alice"), _person("bob"), _person("carol")
-    game = services.game_create(creator=alice, title=SLUG, players=2, invite=[bob.username])
-    services.game_join(game_id=game.pk, user=bob)
+    game = lifecycle.game_create(creator=alice, title=SLUG, players=2, invite=[bob.username])
+    lifecycle.game_join(game_id=game.pk, user=bob)
     holder = None
     rng = random.Random(7)  # noqa: S311
     for _step in range(1500):
@@ -159,9 +161,9 @@ def test_the_page_shows_my_opportunity_cards_to_me_alone() -> None:
         mover = next(
             u
             for u in (alice, bob)
-            if selectors.game_document(game=game, user=u)["my_seat"] in game.to_act
+            if documents.game_document(game=game, user=u)["my_seat"] in game.to_act
         )
-        doc = selectors.game_document(game=game, user=mover)
+        doc = documents.game_document(game=game, user=mover)
         moves.action_submit(
             game_id=game.pk,
             user=mover,
