@@ -114,7 +114,7 @@ class Seat(models.Model):
     last_seen_version = models.PositiveIntegerField(default=0)
     decision_version = models.PositiveIntegerField(default=0)
     # A "your turn" mail waiting for its grace period: the version the seat became due at
-    # and when the sweep may queue it (notifications.services.turn_mails_claim).
+    # and when the sweep may queue it (notifications.turn_mails.turn_mails_claim).
     turn_mail_version = models.PositiveIntegerField(null=True, blank=True)
     turn_mail_at = models.DateTimeField(null=True, blank=True)
 

@@ -14,18 +14,16 @@ from accounts.models import User
 from games.clocks.arithmetic import zone
 from games.clocks.time_left import time_left_text
 from games.models import Game, Invitation, Seat
-from notifications.services import (
-    Mail,
+from notifications.mail_parts import (
     game_title,
     game_url,
     local_deadline,
     mail_name,
-    notification_send,
-    seat_mail_send,
     subject_name,
-    wants_mail,
     what_is_needed,
 )
+from notifications.services import Mail, notification_send
+from notifications.turn_mails import seat_mail_send, wants_mail
 
 DIGEST_LOCAL_HOUR = 7  # the digest goes out at 07:00 in each reader's time zone
 
@@ -144,7 +142,7 @@ def missed_mail_send(*, seat_id: int, missed_seat_id: int, misses: int) -> bool:
             return None
         return Mail(
             # A person's free text (a display name) never reaches a subject: the username,
-            # quoted by the sentence (notifications.services.subject_name).
+            # quoted by the sentence (notifications.mail_parts.subject_name).
             subject=_("“%(name)s” missed a deadline in %(title)s")
             % {"name": subject_name(late.user), "title": game_title(game)},
             template="missed",

@@ -37,8 +37,8 @@ from colorado.task_names import PUSH
 from colorado.task_queue import queue_task
 from games.models import Game, Invitation, Seat
 from notifications import push_texts, push_wire
+from notifications.mail_parts import game_title, subject_name, what_is_needed
 from notifications.models import PushMessage, PushSubscription
-from notifications.services import game_title, subject_name, what_is_needed
 
 log = logging.getLogger(__name__)
 

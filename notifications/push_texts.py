@@ -17,8 +17,8 @@ from django.utils.translation import gettext as _
 
 from games.clocks.time_left import time_left_text
 from games.models import ChatMessage, Game, Seat
+from notifications.mail_parts import game_title, subject_name
 from notifications.models import PushMessage
-from notifications.services import game_title, subject_name
 
 
 def clock_stamp(seat: Seat) -> str:

@@ -34,7 +34,7 @@ def newly_due(*, move: Any, previous_to_act: frozenset[int], to_act: frozenset[i
 
 def turn_owed(advance: Advance) -> None:
     """Put a "your turn" mail on the seat of each person newly due; the sweep queues it once
-    the grace period has passed (``notifications.services.turn_mails_claim``) and it leaves
+    the grace period has passed (``notifications.turn_mails.turn_mails_claim``) and it leaves
     only if the player has still not seen the table. One UPDATE in the move's transaction,
     not a task per move: the pending mail is as durable as the move."""
     game = advance.game

@@ -31,7 +31,7 @@ from colorado.task_names import (
     VACATION_MAIL,
 )
 from colorado.task_queue import queue_task
-from notifications import mails, outbox, owed, push, push_events, push_wire, services
+from notifications import mails, outbox, owed, push, push_events, push_wire, services, turn_mails
 from notifications.task_names import RETRY_BACKOFF, RETRY_BACKOFF_MAX
 
 MAIL_TASK = {
@@ -53,12 +53,12 @@ PUSH_TASK = {k: v for k, v in MAIL_TASK.items() if not k.startswith(("autoretry"
 @shared_task(name=TURN_MAIL, **MAIL_TASK)
 def send_turn_email(seat_id: int, version: int) -> bool:
     """ "Your turn", if the player has still not seen the table at ``version``."""
-    return services.turn_mail_send(seat_id=seat_id, version=version)
+    return turn_mails.turn_mail_send(seat_id=seat_id, version=version)
 
 
 @shared_task(name=REMINDER_MAIL, **MAIL_TASK)
 def send_reminder(seat_id: int) -> bool:
-    return services.reminder_send(seat_id=seat_id)
+    return turn_mails.reminder_send(seat_id=seat_id)
 
 
 @shared_task(name=FINISHED_MAIL, **MAIL_TASK)
@@ -166,11 +166,11 @@ def sweep_notifications(self: Task) -> dict[str, int]:
     twice, or beside a lost task's retry, sends nothing twice."""
     try:
         now = timezone.now()
-        reminder_seats = [s.pk for s in services.reminders_due(now=now)]
+        reminder_seats = [s.pk for s in turn_mails.reminders_due(now=now)]
         for seat_id in reminder_seats:
             queue_task(REMINDER_MAIL, seat_id)
         return {
-            "turn_mails": services.turn_mails_queue(now=now),
+            "turn_mails": turn_mails.turn_mails_queue(now=now),
             "reminders": len(reminder_seats),
             "outbox": outbox.outbox_requeue(now=now),
             "pushes": push.push_requeue(now=now),

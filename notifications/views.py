@@ -13,7 +13,7 @@ from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from notifications.services import notifications_off, user_for_token
+from notifications.mail_parts import notifications_off, user_for_token
 
 
 @csrf_exempt

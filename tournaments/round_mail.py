@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from notifications.outbox import outbox_add, subject_line
-from notifications.services import wants_mail
+from notifications.turn_mails import wants_mail
 from tournaments.models import Tournament
 from webhooks.events import site_link
 

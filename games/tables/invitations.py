@@ -12,7 +12,7 @@ the API and a rematch), counted in the database so that they hold across process
 past either, 429 ``too_many_invitations``. And an invitee may mute an inviter
 (``mute_set``: the profile page's button, ``/api/me/mutes``): a table that invites someone
 who muted its creator is refused with 403 ``invitation_muted``, naming nobody, and no mail
-leaves. What a mail says of its sender is ``notifications.services.mail_name``.
+leaves. What a mail says of its sender is ``notifications.mail_parts.mail_name``.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ from accounts.models import User
 from games.engine import get_rules, title_slugs
 from games.models import Game
 from games.tables import lifecycle
-from notifications import services as mail
+from notifications import turn_mails
 from scripts.catalogues import LOCALE, catalogue_roots, parse
 from tests.i18n.english_left import LANGUAGES, PROPER_NAMES, english_left
 
@@ -119,7 +119,9 @@ def test_a_turn_mail_is_written_in_the_recipients_language(
     game.refresh_from_db()
     assert game.status == Game.Status.RUNNING
     django_mail.outbox.clear()
-    mail.turn_mails_queue(now=timezone.now() + timedelta(seconds=settings.TURN_EMAIL_DELAY_SECONDS))
+    turn_mails.turn_mails_queue(
+        now=timezone.now() + timedelta(seconds=settings.TURN_EMAIL_DELAY_SECONDS)
+    )
     by_reader = {message.to[0]: message for message in django_mail.outbox}
     theirs, english = by_reader[reader.email], by_reader[english_reader.email]
     assert theirs.subject != english.subject
@@ -253,7 +255,7 @@ def test_a_mail_is_written_in_the_recipients_language_whatever_the_sender_speaks
     django_mail.outbox.clear()
     with translation.override("ja"):
         lifecycle.game_join(game_id=game.pk, user=english)
-        mail.turn_mails_queue(
+        turn_mails.turn_mails_queue(
             now=timezone.now() + timedelta(seconds=settings.TURN_EMAIL_DELAY_SECONDS)
         )
     by_reader = {message.to[0]: message for message in django_mail.outbox}

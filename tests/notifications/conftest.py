@@ -14,7 +14,7 @@ from django.utils import timezone
 from accounts.models import User
 from games.models import Game
 from games.tables import lifecycle
-from notifications import services as mail
+from notifications import turn_mails
 
 BID_FIRST = {"flags": "random"}  # the game opens with a simultaneous sealed bid
 
@@ -31,7 +31,7 @@ def two_player_game() -> Callable[[User, User], Game]:
         lifecycle.game_join(game_id=game.pk, user=second)
         # The sweep after the grace period: the "your turn" mails due at the start leave.
         grace = timedelta(seconds=settings.TURN_EMAIL_DELAY_SECONDS)
-        mail.turn_mails_queue(now=timezone.now() + grace)
+        turn_mails.turn_mails_queue(now=timezone.now() + grace)
         game.refresh_from_db()
         return game
 

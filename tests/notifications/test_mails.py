@@ -18,8 +18,7 @@ from games.models import Game, Seat
 from games.selectors import documents
 from games.store.state_cache import load_state
 from games.tables import lifecycle
-from notifications import mails
-from notifications import services as mail
+from notifications import mail_parts, mails, turn_mails
 from notifications.models import Notification
 from tests.play import play_randomly
 
@@ -48,7 +47,7 @@ def test_each_player_due_gets_one_your_turn_mail(person, two_player_game, mailou
     )
     shown = deadline.strftime("%A %-d %B %Y, %H:%M")
     assert f"Deadline: {shown} (America/New_York)." in message.body
-    link = mail.game_url(game)
+    link = mail_parts.game_url(game)
     assert link == f"{settings.SITE_URL}/games/{game.pk}/"
     assert link in message.body
     html, kind = message.alternatives[0]
@@ -72,12 +71,12 @@ def test_a_turn_mail_waits_for_the_grace_period_and_not_for_a_player_who_looked(
     game.refresh_from_db()
     assert mailoutbox == []  # both are due (simultaneous bid), the grace period runs
     started = timezone.now()
-    assert mail.turn_mails_queue(now=started + timedelta(seconds=60)) == 0
+    assert turn_mails.turn_mails_queue(now=started + timedelta(seconds=60)) == 0
     assert mailoutbox == []
     seat_mark_seen(game_id=game.pk, user=alice, version=game.version)
-    assert mail.turn_mails_queue(now=started + timedelta(seconds=121)) == 2
+    assert turn_mails.turn_mails_queue(now=started + timedelta(seconds=121)) == 2
     assert [m.to for m in mailoutbox] == [["bob@example.org"]]  # Alice had looked
-    assert mail.turn_mails_queue(now=started + timedelta(hours=1)) == 0  # taken once
+    assert turn_mails.turn_mails_queue(now=started + timedelta(hours=1)) == 0  # taken once
     assert len(mailoutbox) == 1
 
 
@@ -89,12 +88,12 @@ def test_a_turn_mail_whose_task_was_lost_is_queued_again_after_its_lease(person,
     game = lifecycle.game_create(creator=alice, players=2, options={"flags": "random"})
     lifecycle.game_join(game_id=game.pk, user=bob)
     due = timezone.now() + timedelta(seconds=settings.TURN_EMAIL_DELAY_SECONDS + 1)
-    assert len(mail.turn_mails_claim(now=due)) == 2  # queued, then lost: nothing sent
-    assert mail.turn_mails_claim(now=due + timedelta(minutes=1)) == []  # leased
-    later = due + mail.TURN_MAIL_LEASE + timedelta(seconds=1)
-    assert mail.turn_mails_queue(now=later) == 2
+    assert len(turn_mails.turn_mails_claim(now=due)) == 2  # queued, then lost: nothing sent
+    assert turn_mails.turn_mails_claim(now=due + timedelta(minutes=1)) == []  # leased
+    later = due + turn_mails.TURN_MAIL_LEASE + timedelta(seconds=1)
+    assert turn_mails.turn_mails_queue(now=later) == 2
     assert sorted(m.to[0] for m in mailoutbox) == ["alice@example.org", "bob@example.org"]
-    assert mail.turn_mails_queue(now=later + mail.TURN_MAIL_LEASE * 2) == 0
+    assert turn_mails.turn_mails_queue(now=later + turn_mails.TURN_MAIL_LEASE * 2) == 0
     assert len(mailoutbox) == 2
 
 
@@ -102,7 +101,7 @@ def test_every_mail_has_one_click_unsubscribe_headers(person, two_player_game, m
     alice, bob = person("alice"), person("bob")
     two_player_game(alice, bob)
     message = _mails_to(mailoutbox, alice)[0]
-    url = mail.unsubscribe_url(user=alice)
+    url = mail_parts.unsubscribe_url(user=alice)
     assert message.extra_headers["List-Unsubscribe"] == f"<{url}>"
     assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     assert url in message.body
@@ -135,12 +134,12 @@ def test_no_turn_mail_once_the_player_has_seen_the_table(person, two_player_game
     Notification.objects.all().delete()
     mailoutbox.clear()
     seat_mark_seen(game_id=game.pk, user=alice, version=game.version)
-    assert mail.turn_mail_send(seat_id=seat.pk, version=game.version) is False
+    assert turn_mails.turn_mail_send(seat_id=seat.pk, version=game.version) is False
     assert mailoutbox == []
     # Bob has not looked: his goes out, once however often the task runs.
     bob_seat = _seat(game, bob)
-    assert mail.turn_mail_send(seat_id=bob_seat.pk, version=game.version) is True
-    assert mail.turn_mail_send(seat_id=bob_seat.pk, version=game.version) is False
+    assert turn_mails.turn_mail_send(seat_id=bob_seat.pk, version=game.version) is True
+    assert turn_mails.turn_mail_send(seat_id=bob_seat.pk, version=game.version) is False
     assert [m.to for m in mailoutbox] == [["bob@example.org"]]
     assert Notification.objects.get(key=f"turn:{bob_seat.pk}:{game.version}").sent_at
 
@@ -153,7 +152,7 @@ def test_no_turn_mail_after_the_player_moved(person, two_player_game, mailoutbox
     bid = next(a for a in doc["legal_actions"] if a["type"] == "bid")
     moves.action_submit(game_id=game.pk, user=alice, action=bid, version=doc["version"])
     mailoutbox.clear()
-    assert mail.turn_mail_send(seat_id=_seat(game, alice).pk, version=1) is False
+    assert turn_mails.turn_mail_send(seat_id=_seat(game, alice).pk, version=1) is False
     assert mailoutbox == []
 
 
@@ -205,19 +204,19 @@ def test_a_reminder_comes_reminder_hours_before_the_deadline_once(
     bob = person("bob", reminder_hours=0)
     game = two_player_game(alice, bob)
     now = timezone.now()
-    assert mail.reminders_due(now=now) == []
+    assert turn_mails.reminders_due(now=now) == []
     soon = now + timedelta(hours=5)
     Seat.objects.filter(game=game).update(deadline=soon)
-    due = mail.reminders_due(now=now)
+    due = turn_mails.reminders_due(now=now)
     assert [s.user_id for s in due] == [alice.pk]  # bob wants none
     mailoutbox.clear()
-    assert mail.reminder_send(seat_id=due[0].pk, now=now) is True
+    assert turn_mails.reminder_send(seat_id=due[0].pk, now=now) is True
     (message,) = mailoutbox
     assert "Reminder: your move in" in message.subject
     assert "4 h 59 min left" in message.body or "5 h 0 min left" in message.body
     assert "a day of your vacation (10.0 days left) is used first" in message.body
-    assert mail.reminders_due(now=now) == []
-    assert mail.reminder_send(seat_id=due[0].pk, now=now) is False
+    assert turn_mails.reminders_due(now=now) == []
+    assert turn_mails.reminder_send(seat_id=due[0].pk, now=now) is False
     assert len(mailoutbox) == 1
 
 
@@ -238,7 +237,7 @@ def test_game_finished_mail_gives_the_result(person, mailoutbox):
     assert mails.finished_mail_send(seat_id=seat.pk) is False
     assert len([m for m in mailoutbox if "] Game over" in m.subject]) == 1
     # No turn mail after the end, even if a late task runs.
-    assert mail.turn_mail_send(seat_id=seat.pk, version=game.version) is False
+    assert turn_mails.turn_mail_send(seat_id=seat.pk, version=game.version) is False
 
 
 def test_bots_get_no_mail(person, mailoutbox):
@@ -251,7 +250,7 @@ def test_a_mail_in_french_says_so_in_its_html(person, mailoutbox):
     """Issue 43, trial item 4: a French turn mail's HTML said lang="en"."""
     alice = person("alice", language="fr")
     lifecycle.game_create(creator=alice, players=2, bots=["greedy"])
-    mail.turn_mails_queue(now=timezone.now() + timedelta(hours=1))
+    turn_mails.turn_mails_queue(now=timezone.now() + timedelta(hours=1))
     message = next(m for m in mailoutbox if m.to == [alice.email])
     html, _kind = message.alternatives[0]
     assert '<html lang="fr">' in html

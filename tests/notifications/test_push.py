@@ -14,8 +14,7 @@ from django.test import Client
 from django.utils import timezone, translation
 
 from games.models import Seat
-from notifications import push, push_wire
-from notifications import services as mail
+from notifications import mail_parts, push, push_wire
 from notifications.models import PushMessage, PushSubscription
 from notifications.tasks import send_push
 
@@ -67,7 +66,7 @@ def test_a_turn_is_pushed_encrypted_signed_and_once(person, two_player_game, set
         }
         # What the public view says is due (a mail's words), never a seat's hand or bid.
         with translation.override("fr"):
-            needed = mail.what_is_needed(game)
+            needed = mail_parts.what_is_needed(game)
         assert data["body"] == f"Colorado County, table {game.pk} : {needed}"
         # The same task again sends nothing.
         sent = PushMessage.objects.get(subscription__user=bob)

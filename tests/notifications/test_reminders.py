@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import Seat
-from notifications import services as mail
+from notifications import turn_mails
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -36,14 +36,14 @@ def test_each_player_is_reminded_within_their_own_reminder_hours(person, two_pla
     # Every deadline five hours away: within six's and most's window, not one's.
     for user in (one, six, most, never):
         _deadline(user, now + 5 * HOUR)
-    assert {s.user.username for s in mail.reminders_due(now=now)} == {"six", "most"}
+    assert {s.user.username for s in turn_mails.reminders_due(now=now)} == {"six", "most"}
     # Exactly at the edge of each window counts; a second later does not.
     _deadline(one, now + HOUR)
     _deadline(six, now + 6 * HOUR + timedelta(seconds=1))
     _deadline(most, now + 72 * HOUR)
-    assert {s.user.username for s in mail.reminders_due(now=now)} == {"one", "most"}
+    assert {s.user.username for s in turn_mails.reminders_due(now=now)} == {"one", "most"}
     _deadline(most, now + 72 * HOUR + timedelta(seconds=1))
-    assert {s.user.username for s in mail.reminders_due(now=now)} == {"one"}
+    assert {s.user.username for s in turn_mails.reminders_due(now=now)} == {"one"}
 
 
 def test_a_passed_deadline_or_a_player_who_wants_no_mail_gets_no_reminder(person, two_player_game):
@@ -53,7 +53,7 @@ def test_a_passed_deadline_or_a_player_who_wants_no_mail_gets_no_reminder(person
     two_player_game(alice, bob)
     _deadline(alice, now - timedelta(seconds=1))
     _deadline(bob, now + HOUR)
-    assert mail.reminders_due(now=now) == []
+    assert turn_mails.reminders_due(now=now) == []
 
 
 def test_a_reminder_hours_above_the_settings_limit_reminds_at_the_limit(person, two_player_game):
@@ -63,9 +63,9 @@ def test_a_reminder_hours_above_the_settings_limit_reminds_at_the_limit(person, 
     alice, bob = person("alice", reminder_hours=500), person("bob", reminder_hours=0)
     two_player_game(alice, bob)
     _deadline(alice, now + 100 * HOUR)
-    assert mail.reminders_due(now=now) == []
+    assert turn_mails.reminders_due(now=now) == []
     _deadline(alice, now + 71 * HOUR)
-    assert [s.user.username for s in mail.reminders_due(now=now)] == ["alice"]
+    assert [s.user.username for s in turn_mails.reminders_due(now=now)] == ["alice"]
 
 
 def test_finding_the_reminders_due_is_one_query(person, two_player_game):
@@ -76,7 +76,7 @@ def test_finding_the_reminders_due_is_one_query(person, two_player_game):
         two_player_game(first, second)
     Seat.objects.update(deadline=now + 2 * HOUR)
     with CaptureQueriesContext(connection) as queries:
-        due = mail.reminders_due(now=now)
+        due = turn_mails.reminders_due(now=now)
         names = sorted(s.user.username for s in due)
         games = {s.game.pk for s in due}
     assert names == ["a1", "a2", "b0", "b1", "b2"]

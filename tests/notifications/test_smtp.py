@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from notifications import services as mail
+from notifications import mail_parts, services, turn_mails
 from notifications.models import Notification
 from tests.notifications import smtp
 
@@ -30,8 +30,8 @@ def test_a_turn_mail_is_delivered_over_smtp_with_its_headers(
     alice.email_notifications = "each_turn"
     alice.save()
     seat = game.seats.get(user=alice)
-    assert mail.turn_mail_send(seat_id=seat.pk, version=game.version) is True
-    assert mail.turn_mail_send(seat_id=seat.pk, version=game.version) is False
+    assert turn_mails.turn_mail_send(seat_id=seat.pk, version=game.version) is True
+    assert turn_mails.turn_mail_send(seat_id=seat.pk, version=game.version) is False
     ((sender, recipients, message),) = inbox.messages
     assert recipients == ["alice@example.org"]
     assert "noreply@" in sender
@@ -40,13 +40,13 @@ def test_a_turn_mail_is_delivered_over_smtp_with_its_headers(
         == f"[Colorado County online] Your turn: Colorado County, table {game.pk}"
     )
     unfolded = "".join(message["List-Unsubscribe"].split())
-    assert unfolded == f"<{mail.unsubscribe_url(user=alice)}>"
+    assert unfolded == f"<{mail_parts.unsubscribe_url(user=alice)}>"
     assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     assert message.is_multipart()
     kinds = [part.get_content_type() for part in message.walk() if not part.is_multipart()]
     assert kinds == ["text/plain", "text/html"]
     text = message.get_payload()[0].get_payload(decode=True).decode()
-    assert mail.game_url(game) in text
+    assert mail_parts.game_url(game) in text
 
 
 def _a_failed_turn_mail(person, two_player_game, monkeypatch, settings, tmp_path):
@@ -59,7 +59,7 @@ def _a_failed_turn_mail(person, two_player_game, monkeypatch, settings, tmp_path
     seat = game.seats.get(user=alice)
     smtp.use_email_url(monkeypatch, settings, tmp_path, smtp.free_port())  # nobody listens there
     with pytest.raises(ConnectionRefusedError):
-        mail.turn_mail_send(seat_id=seat.pk, version=game.version)
+        turn_mails.turn_mail_send(seat_id=seat.pk, version=game.version)
     return game, seat
 
 
@@ -72,8 +72,8 @@ def test_a_mail_server_failure_is_recorded_and_the_retry_sends_once(
     assert row.sent_at is None
     assert "Connection" in row.error or "refused" in row.error.lower()
     smtp.use_email_url(monkeypatch, settings, tmp_path, controller.port)
-    assert mail.turn_mail_send(seat_id=seat.pk, version=game.version) is True
-    assert mail.turn_mail_send(seat_id=seat.pk, version=game.version) is False
+    assert turn_mails.turn_mail_send(seat_id=seat.pk, version=game.version) is True
+    assert turn_mails.turn_mail_send(seat_id=seat.pk, version=game.version) is False
     assert len(inbox.messages) == 1
     row.refresh_from_db()
     assert row.sent_at is not None
@@ -120,9 +120,9 @@ def test_a_failed_mail_no_longer_needed_is_not_queued_again(
     game, seat = _a_failed_turn_mail(person, two_player_game, monkeypatch, settings, tmp_path)
     smtp.use_email_url(monkeypatch, settings, tmp_path, controller.port)
     Seat.objects.filter(pk=seat.pk).update(last_seen_version=game.version)  # she looked
-    assert mail.turn_mail_send(seat_id=seat.pk, version=game.version) is False  # the retry
+    assert turn_mails.turn_mail_send(seat_id=seat.pk, version=game.version) is False  # the retry
     later = timezone.now() + timedelta(hours=2)
-    assert mail.notifications_requeue(now=later) == 0
+    assert services.notifications_requeue(now=later) == 0
     assert inbox.messages == []
 
 
@@ -143,7 +143,7 @@ def test_a_failed_invitation_mail_is_queued_again_when_its_retries_are_lost(pers
     Notification.objects.filter(pk=row.pk).update(
         sent_at=None, error="SMTPServerDisconnected()", tried_at=timezone.now() - timedelta(hours=2)
     )
-    assert mail.notifications_requeue(now=timezone.now()) == 1
+    assert services.notifications_requeue(now=timezone.now()) == 1
     assert [m.to for m in mailoutbox] == [[bob.email]]
     row.refresh_from_db()
     assert row.sent_at is not None

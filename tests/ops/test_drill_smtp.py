@@ -23,8 +23,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.tables import lifecycle
-from notifications import outbox
-from notifications import services as mail
+from notifications import outbox, turn_mails
 from notifications.models import Notification, OutboxMail
 from notifications.tasks import send_outbox_mail, send_turn_email
 from tests.notifications import smtp
@@ -65,7 +64,7 @@ def test_mail_while_smtp_is_down_arrives_once_when_it_is_back(
     game = lifecycle.game_create(creator=alice, players=2, options={"flags": "random"})
     lifecycle.game_join(game_id=game.pk, user=bob)
     grace = timedelta(seconds=django_settings.TURN_EMAIL_DELAY_SECONDS)
-    assert mail.turn_mails_queue(now=timezone.now() + grace) == 2
+    assert turn_mails.turn_mails_queue(now=timezone.now() + grace) == 2
 
     # The worker tries each, fails, and schedules a retry; nothing is sent.
     row = OutboxMail.objects.get(to=address)

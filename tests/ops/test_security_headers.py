@@ -18,7 +18,7 @@ from colorado.outage import unavailable_response
 from games.models import Game
 from games.records.ratings import ratings_apply
 from games.tables import lifecycle
-from notifications.services import unsubscribe_token
+from notifications.mail_parts import unsubscribe_token
 from tests.accounts.factories import finished_game, make_user
 
 pytestmark = [pytest.mark.django_db]

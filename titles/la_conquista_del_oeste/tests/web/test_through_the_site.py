@@ -23,7 +23,7 @@ from games.models import Game, Move, Seat
 from games.records.fairness import verify_export
 from games.selectors import documents
 from games.tables import lifecycle
-from notifications import services as mail
+from notifications import turn_mails
 from tests.play import play_randomly
 
 SLUG = "la-conquista-del-oeste"
@@ -98,7 +98,7 @@ def test_a_person_gets_a_your_turn_mail_and_plays_through_the_api() -> None:
     lifecycle.game_join(game_id=game.pk, user=bob)
     game.refresh_from_db()
     grace = timedelta(seconds=settings.TURN_EMAIL_DELAY_SECONDS)
-    mail.turn_mails_queue(now=timezone.now() + grace)
+    turn_mails.turn_mails_queue(now=timezone.now() + grace)
     due = Seat.objects.get(game=game, seat=game.to_act[0]).user
     # (bob also has the mail inviting him to the table)
     sent = [m for m in outbox.outbox if m.to == [due.email] and "] Your turn" in m.subject]
