@@ -37,7 +37,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 
-# Where the kinds of bot account the site runs come from ("greedy", "search", …): ``games``
+# Where the kinds of bot account the site runs come from: ``games``
 # registers its answer when it starts (``games.apps.GamesConfig.ready``), since the accounts
 # sit below the games and do not import them.
 _bot_kind_sources: list[Callable[[], Iterable[str]]] = []

@@ -145,7 +145,7 @@ def test_two_sweeps_at_once_take_each_pending_turn_mail_once(
     from django.utils import timezone
 
     from games.models import Seat
-    from notifications.services import turn_mails_claim
+    from notifications.turn_mails import turn_mails_claim
 
     for _ in range(10):
         alice, bob = make_user(), make_user()

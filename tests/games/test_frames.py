@@ -135,7 +135,7 @@ def test_a_player_watching_live_is_marked_seen_and_gets_no_turn_mail(
     from asgiref.sync import sync_to_async
 
     from games.models import Seat
-    from notifications.services import turn_mail_send
+    from notifications.turn_mails import turn_mail_send
 
     # With addresses: a turn mail is wanted, so only having watched can hold it back.
     counter = iter(range(100))

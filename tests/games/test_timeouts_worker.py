@@ -14,6 +14,7 @@ from django.utils import timezone
 from games.clocks.tasks import sweep_deadlines
 from games.models import Move, Seat
 from games.tables import lifecycle
+from notifications.tasks import sweep_notifications
 from tests.waiting import wait_until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.postgres, pytest.mark.redis]
@@ -36,11 +37,11 @@ def test_a_worker_plays_the_bot_mails_the_player_and_times_them_out(
     _wait_for(lambda: Move.objects.filter(game=game, actor="bot").exists())
 
     # The "your turn" mail leaves with the first sweep after the grace period, since Alice
-    # has not looked: the sweep runs again and again until it has.
+    # has not looked: the notifications' sweep runs again and again until it has.
     def mailed() -> bool:
         if django_mail.outbox:
             return True
-        sweep_deadlines.delay()
+        sweep_notifications.delay()
         return False
 
     wait_until(mailed, timeout=30, interval=0.5, message="the turn mail")
