@@ -16,9 +16,11 @@ from django.test import Client
 
 from accounts.models import User
 from games import moves
+from games.bots.players import bot_choose
 from games.engine import Rules, get_rules, register, unregister
 from games.models import Game, Move
 from games.selectors import documents as selectors
+from games.store.state_cache import engine_for, load_state
 from games.tables import lifecycle
 from games.titles import web_title
 from tests.conformance.playing import canonical, fingerprinted
@@ -54,9 +56,13 @@ def fingerprinting(slug: str) -> Iterator[Fingerprinting]:
         register(inner)
 
 
-def play_through_the_site(game: Game, person: User, client: Client, seed: str) -> Game:
+def play_through_the_site(
+    game: Game, person: User, client: Client, seed: str, *, like_bot: str | None = None
+) -> Game:
     """The person plays random legal moves through the services (the bots answer through
-    their eager task); the page is drawn now and then, as a player would see it."""
+    their eager task); the page is drawn now and then, as a player would see it. With
+    ``like_bot`` (a bot kind), the person plays the moves that bot would choose instead: a
+    whole game still, in the length people play it (random moves wander far longer)."""
     rng = random.Random(seed)  # noqa: S311
     for step in range(5000):
         game.refresh_from_db()
@@ -68,10 +74,21 @@ def play_through_the_site(game: Game, person: User, client: Client, seed: str) -
         stuck = f"the table waits at version {doc['version']} with nobody able to move"
         assert doc["my_seat"] in doc["to_act"], stuck
         assert doc["legal_actions"], stuck
+        action = (
+            bot_choose(
+                kind=like_bot,
+                engine=engine_for(game),
+                state=load_state(game),
+                seat=doc["my_seat"],
+                rng=rng,
+            )
+            if like_bot
+            else rng.choice(doc["legal_actions"])
+        )
         moves.action_submit(
             game_id=game.pk,
             user=person,
-            action=rng.choice(doc["legal_actions"]),
+            action=action,
             version=doc["version"],
             client_id=f"conformance-{step}",
         )
@@ -158,7 +175,15 @@ def _tables(site_slug: str, reader: User) -> tuple[Game, Game]:
     )
     client = Client()
     client.force_login(reader)
-    finished = play_through_the_site(finished, reader, client, f"{site_slug}:{reader.pk}")
+    # Played as the medium bot would: the pages of a finished game, not random play's
+    # length, are what this test reads (random play covers the shared-value test above).
+    finished = play_through_the_site(
+        finished,
+        reader,
+        client,
+        f"{site_slug}:{reader.pk}",
+        like_bot=rules.declaration.bot_levels["medium"],
+    )
     return running, finished
 
 
