@@ -69,6 +69,7 @@ from load_client import (
 )
 from load_server import (
     SERVER_OPTIONS,
+    free_port,
     group_cpu_seconds,
     group_rss_bytes,
     run_within,
@@ -126,7 +127,7 @@ async def run(
     # Idle sockets: every seat of the quiet tables holds one, in the idle server process;
     # the client side of them runs in a process of its own (``idle_side``).
     if idle is not None:  # its tables, its warm-up table's sockets, then its sockets
-        await asyncio.get_running_loop().run_in_executor(None, idle.receive, 3 * OPEN_SECONDS)
+        await idle.receive(3 * OPEN_SECONDS)
         idle.send(args.duration)
     hold_collector(args.client_gc)
     start = time.perf_counter()
@@ -164,9 +165,7 @@ async def run(
     watcher.cancel()
     lagger.cancel()
     if idle is not None:
-        figures = await asyncio.get_running_loop().run_in_executor(
-            None, idle.receive, args.duration + OPEN_SECONDS
-        )
+        figures = await idle.receive(args.duration + OPEN_SECONDS)
         for name, value in figures.items():
             setattr(stats, name, value)
     return stats
@@ -277,20 +276,15 @@ def main() -> None:
     args = parser.parse_args()
     if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
         sys.exit("Set DATABASE_URL (PostgreSQL) and REDIS_URL.")
+    import signal
+
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # so the servers are stopped too
     users = make_users(args.clients)
     quiet_users = make_users(4, prefix="bench-quiet-") if args.idle_sockets else []
     warmed_up = warm_up(args) if args.vacuum and not args.url and young_database() else 0
     autovacuum = vacuum() if args.vacuum else None
     quiet_collector()
-    if not args.port:
-        import socket
-
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            args.port = s.getsockname()[1]
-    import signal
-
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # so the server is stopped too
+    args.port = args.port or free_port()
     options = [*SERVER_OPTIONS, *args.server_option]
     proc = (
         None
@@ -302,11 +296,7 @@ def main() -> None:
     idle: IdleSide | None = None
     try:
         if args.idle_sockets:
-            import socket
-
-            with socket.socket() as s:
-                s.bind(("127.0.0.1", 0))
-                idle_port = s.getsockname()[1]
+            idle_port = free_port()
             idle_proc = start_server(idle_port, 1, options=options)
         try:
             import uvloop

@@ -181,16 +181,18 @@ IDLE_FIELDS = (
 )  # fmt: skip
 
 
-def receive(conn: Any, seconds: float, sender: str, process: Any = None) -> Any:
-    """The next message on ``conn`` (one end of a pipe), waiting at most ``seconds``; the
-    other end's failure (``{"failed": traceback}``), its end closed (``process`` ended)
-    or the deadline: ``RuntimeError`` naming ``sender``."""
+async def receive(conn: Any, seconds: float, sender: str, process: Any = None) -> Any:
+    """The next message on ``conn`` (one end of a pipe), waiting at most ``seconds`` (polled
+    every 0.1 s on the loop: no thread blocks on the pipe); the other end's failure
+    (``{"failed": traceback}``), its end closed (``process`` ended) or the deadline:
+    ``RuntimeError`` naming ``sender``."""
     deadline = time.monotonic() + seconds
-    while not conn.poll(min(1.0, max(0.0, deadline - time.monotonic()))):
+    while not conn.poll():
         if process is not None and not process.is_alive() and not conn.poll():
             raise RuntimeError(f"{sender} ended (exit code {process.exitcode}) without a word")
         if time.monotonic() >= deadline:
             raise RuntimeError(f"{sender} said nothing in {seconds:.0f} s")
+        await asyncio.sleep(0.1)
     try:
         message = conn.recv()
     except EOFError:
@@ -223,8 +225,8 @@ class IdleSide:
         self.process.start()
         child_end.close()  # the child holds its own copy: its death closes the pipe
 
-    def receive(self, seconds: float) -> Any:
-        return receive(self.conn, seconds, "the idle sockets' process", self.process)
+    async def receive(self, seconds: float) -> Any:
+        return await receive(self.conn, seconds, "the idle sockets' process", self.process)
 
     def send(self, message: Any) -> None:
         self.conn.send(message)
@@ -302,9 +304,7 @@ async def idle_run(
     await asyncio.sleep(2)
     stats.idle_rss_rest = group_rss_bytes(idle_pgid)
     conn.send("open")
-    duration = await asyncio.get_running_loop().run_in_executor(
-        None, receive, conn, ANSWER_SECONDS, "the load's process"
-    )
+    duration = await receive(conn, ANSWER_SECONDS, "the load's process")
     hold_collector(args.client_gc)
     deadline = time.perf_counter() + duration
     stats.idle_cpu_start = group_cpu_seconds(idle_pgid)

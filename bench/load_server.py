@@ -6,6 +6,7 @@ memory and sockets per worker from ``/proc``.
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -109,6 +110,13 @@ def start_server(
     raise RuntimeError("the server did not start")
 
 
+def free_port() -> int:
+    """A TCP port of 127.0.0.1 free now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
 def group_cpu_seconds(pgid: int) -> float:
     """CPU seconds (user + system) used so far by the processes of process group ``pgid``
     (the server and its workers), from ``/proc``; 0 where there is no ``/proc``."""
@@ -176,7 +184,7 @@ def run_within(cmd: list[str], seconds: float, capture: bool = False) -> str:
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, text=True)  # noqa: S603
     try:
         stdout, _ = proc.communicate(timeout=seconds)
-    except subprocess.TimeoutExpired:
+    except BaseException:  # past the deadline, or this process was asked to stop
         proc.terminate()
         try:
             proc.communicate(timeout=30)
