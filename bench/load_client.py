@@ -282,12 +282,19 @@ class Player:
                 task.cancel()
 
 
+#: The title the load plays, named: the server's targets were set on it (issue 17), and the
+#: site's default title is a setting whose value changed with the list of titles (at
+#: ``4d198a5``, before issue 42's reshape, it was Colorado (2023), the first by name).
+GAME = "colorado-county"
+
+
 async def open_table(players: list[Player], size: int) -> int:
     host, guests = players[0], players[1:]
     status, doc = await host.http.request(
         "POST",
         "/api/games",
         {
+            "game": GAME,
             "players": size,
             "invite": [p.username for p in guests],
             "open_seats": False,
