@@ -53,7 +53,7 @@ from typing import Any
 # then on ``sys.path``) or is imported as ``bench.api_load`` (bench/idle_sockets.py).
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from idle_load import QuietTable, idle_side, idle_socket
+from idle_load import OPEN_SECONDS, IdleSide, QuietTable, idle_socket
 from load_client import (
     Http,
     Player,
@@ -65,11 +65,15 @@ from load_client import (
     quiet_collector,
     release_collector,
     table,
+    until,
 )
 from load_server import (
     SERVER_OPTIONS,
+    free_port,
     group_cpu_seconds,
     group_rss_bytes,
+    run_within,
+    server_env,
     sockets_per_worker,
     start_server,
     stop_server,
@@ -80,6 +84,7 @@ from load_server import (
 # What the other benches import from here: bench/http_floor.py (``from api_load import
 # …``) and bench/idle_sockets.py (``load.<name>``).
 __all__ = [
+    "OPEN_SECONDS",
     "SERVER_OPTIONS",
     "Http",
     "Player",
@@ -92,8 +97,10 @@ __all__ = [
     "open_table",
     "pct",
     "run",
+    "server_env",
     "start_server",
     "stop_server",
+    "until",
 ]
 
 
@@ -102,9 +109,9 @@ async def run(
     base: str,
     users: list[tuple[str, str]],
     server_pgid: int = 0,
-    idle: Any = None,
+    idle: IdleSide | None = None,
 ) -> Stats:
-    """The load on the busy tables; ``idle``: the pipe to the idle sockets' process."""
+    """The load on the busy tables; ``idle``: the idle sockets' process."""
     stats = Stats()
     ws_base = args.ws_url or base.replace("http", "ws", 1)
     players = [Player(i, tok, name, base, ws_base, stats) for i, (name, tok) in enumerate(users)]
@@ -119,8 +126,8 @@ async def run(
             p.http.close()
     # Idle sockets: every seat of the quiet tables holds one, in the idle server process;
     # the client side of them runs in a process of its own (``idle_side``).
-    if idle is not None:
-        await asyncio.get_running_loop().run_in_executor(None, idle.recv)  # sockets open
+    if idle is not None:  # its tables, its warm-up table's sockets, then its sockets
+        await idle.receive(3 * OPEN_SECONDS)
         idle.send(args.duration)
     hold_collector(args.client_gc)
     start = time.perf_counter()
@@ -158,7 +165,7 @@ async def run(
     watcher.cancel()
     lagger.cancel()
     if idle is not None:
-        figures = await asyncio.get_running_loop().run_in_executor(None, idle.recv)
+        figures = await idle.receive(args.duration + OPEN_SECONDS)
         for name, value in figures.items():
             setattr(stats, name, value)
     return stats
@@ -191,15 +198,13 @@ def warm_up(args: argparse.Namespace) -> int:
     """An untimed load of ``WARM_UP_SECONDS`` of the same shape (clients, players, workers
     and the way moves are sent), in a run of this script of its own (its figures are not
     printed), before the timed run's vacuum. Returns its length."""
-    import subprocess
-
     cmd = [
         sys.executable, __file__, "--no-vacuum",
         "--clients", str(args.clients), "--players", str(args.players),
         "--workers", str(args.workers), "--via", args.via,
         "--duration", str(WARM_UP_SECONDS),
     ]  # fmt: skip
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)  # noqa: S603
+    run_within(cmd, WARM_UP_SECONDS + 600)
     return WARM_UP_SECONDS
 
 
@@ -271,20 +276,15 @@ def main() -> None:
     args = parser.parse_args()
     if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
         sys.exit("Set DATABASE_URL (PostgreSQL) and REDIS_URL.")
+    import signal
+
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # so the servers are stopped too
     users = make_users(args.clients)
     quiet_users = make_users(4, prefix="bench-quiet-") if args.idle_sockets else []
     warmed_up = warm_up(args) if args.vacuum and not args.url and young_database() else 0
     autovacuum = vacuum() if args.vacuum else None
     quiet_collector()
-    if not args.port:
-        import socket
-
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            args.port = s.getsockname()[1]
-    import signal
-
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # so the server is stopped too
+    args.port = args.port or free_port()
     options = [*SERVER_OPTIONS, *args.server_option]
     proc = (
         None
@@ -293,13 +293,10 @@ def main() -> None:
     )
     base = args.url or f"http://127.0.0.1:{args.port}"
     idle_proc = None
+    idle: IdleSide | None = None
     try:
         if args.idle_sockets:
-            import socket
-
-            with socket.socket() as s:
-                s.bind(("127.0.0.1", 0))
-                idle_port = s.getsockname()[1]
+            idle_port = free_port()
             idle_proc = start_server(idle_port, 1, options=options)
         try:
             import uvloop
@@ -308,12 +305,7 @@ def main() -> None:
         except ImportError:
             pass
         rss_before = group_rss_bytes(proc.pid) if proc is not None else 0
-        idle = None
         if idle_proc is not None:
-            import multiprocessing
-
-            context = multiprocessing.get_context("spawn")
-            idle, child_end = context.Pipe()
             settings = {
                 "idle_sockets": args.idle_sockets,
                 "idle_moves": args.idle_moves,
@@ -321,13 +313,12 @@ def main() -> None:
                 "client_gc": args.client_gc,
             }
             idle_url = f"http://127.0.0.1:{idle_port}"
-            context.Process(
-                target=idle_side,
-                args=(child_end, settings, quiet_users, base, idle_url, idle_proc.pid),
-            ).start()
+            idle = IdleSide(settings, quiet_users, base, idle_url, idle_proc.pid)
         stats = asyncio.run(run(args, base, users, proc.pid if proc is not None else 0, idle))
         server_cpu = stats.cpu_end - stats.cpu_start
     finally:
+        if idle is not None:
+            idle.stop()
         if proc is not None:
             stop_server(proc)
         if idle_proc is not None:
@@ -384,6 +375,7 @@ def main() -> None:
             "idle_moves_via": args.idle_moves_via,
             "idle_sockets_open_at_once": stats.idle_peak,
             "idle_sockets_failed": stats.idle_failed,
+            "idle_sockets_closed_by_server": stats.idle_closed,
             "idle_moves": stats.idle_moves,
             "idle_frames_measured": len(stats.idle_latency),
             # From the move's timestamp (taken in its transaction just before the write and

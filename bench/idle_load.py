@@ -1,16 +1,23 @@
 """The idle-sockets half of ``api_load.py --idle-sockets N``: the quiet tables and their
 idle sockets (``QuietTable``, ``open_quiet_tables``, ``idle_socket``), the trickle of moves
-on them (``trickle``), and the process of their own that they run in (``idle_side``, started
-by ``api_load.main`` with multiprocessing's spawn, and its loop ``idle_run``).
+on them (``trickle``), and the process of their own that they run in (``IdleSide``, started
+by ``api_load.main`` with multiprocessing's spawn; in it ``idle_side`` and its loop
+``idle_run``).
+
+Every wait has a deadline: the sockets must be open within ``OPEN_SECONDS``, and the load's
+process hears from this one within a deadline or fails with what went wrong here (the bench
+hung for good when this process died: its first table refused, the load waited on the pipe).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import random
 import sys
 import time
+import traceback
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -23,16 +30,21 @@ import websockets
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from load_client import (
+    ANSWER_SECONDS,
     Player,
     Stats,
     hold_collector,
     open_table,
     quiet_collector,
     release_collector,
+    until,
 )
 from load_server import group_cpu_seconds, group_rss_bytes
 
 OPENING = asyncio.Semaphore(20)
+#: The longest the quiet tables, or their sockets, may take to open (each; 2,000 sockets
+#: took about 20 s on the project's machine under load).
+OPEN_SECONDS = 300.0
 
 
 @dataclass
@@ -51,19 +63,20 @@ async def idle_socket(player: Player, table: QuietTable, stats: Stats) -> None:
     """A socket that only listens, on a quiet table: the time from the move's timestamp
     (taken in its transaction just before the commit, the frame's event ``at``) to the
     frame arriving here is commit-to-frame plus the write; from the move's send it is an
-    upper bound. Runs until cancelled."""
+    upper bound. Runs until cancelled, or until the server closes it (``idle_closed``)."""
     ws_url = player.ws_base + f"/ws/games/{table.game_id}/"
     auth = {"Authorization": f"Bearer {player.token}"}
     try:
         async with OPENING:  # a few handshakes at a time
             ws = await websockets.connect(
-                ws_url, additional_headers=auth, max_size=2**24, open_timeout=120
+                ws_url, additional_headers=auth, max_size=2**24, open_timeout=ANSWER_SECONDS
             )
     except Exception:
         stats.idle_failed += 1
         return
     async with ws:
         stats.idle_open += 1
+        stats.idle_opened += 1
         stats.idle_peak = max(stats.idle_peak, stats.idle_open)
         try:
             async for message in ws:
@@ -83,8 +96,11 @@ async def idle_socket(player: Player, table: QuietTable, stats: Stats) -> None:
                 at = next((e.get("at") for e in frame.get("events", []) if e.get("at")), None)
                 if at:
                     stats.idle_latency.append(wall - datetime.fromisoformat(at).timestamp())
+        except websockets.ConnectionClosed:
+            pass
         finally:
             stats.idle_open -= 1
+    stats.idle_closed += 1  # not cancelled: the server closed it
 
 
 async def trickle(
@@ -160,8 +176,65 @@ async def open_quiet_tables(
 
 IDLE_FIELDS = (
     "idle_latency", "idle_send_latency", "idle_moves", "idle_peak", "idle_failed",
-    "idle_rss_during", "idle_rss_before", "idle_rss_rest", "idle_cpu_start", "idle_cpu_end",
+    "idle_closed", "idle_rss_during", "idle_rss_before", "idle_rss_rest", "idle_cpu_start",
+    "idle_cpu_end",
 )  # fmt: skip
+
+
+async def receive(conn: Any, seconds: float, sender: str, process: Any = None) -> Any:
+    """The next message on ``conn`` (one end of a pipe), waiting at most ``seconds`` (polled
+    every 0.1 s on the loop: no thread blocks on the pipe); the other end's failure
+    (``{"failed": traceback}``), its end closed (``process`` ended) or the deadline:
+    ``RuntimeError`` naming ``sender``."""
+    deadline = time.monotonic() + seconds
+    while not conn.poll():
+        if process is not None and not process.is_alive() and not conn.poll():
+            raise RuntimeError(f"{sender} ended (exit code {process.exitcode}) without a word")
+        if time.monotonic() >= deadline:
+            raise RuntimeError(f"{sender} said nothing in {seconds:.0f} s")
+        await asyncio.sleep(0.1)
+    try:
+        message = conn.recv()
+    except EOFError:
+        raise RuntimeError(f"{sender} closed its end of the pipe") from None
+    if isinstance(message, dict) and "failed" in message:
+        raise RuntimeError(f"{sender} failed:\n{message['failed']}")
+    return message
+
+
+class IdleSide:
+    """The idle sockets' process (``idle_side``), from the load's process: started with
+    multiprocessing's spawn, a daemon (it ends with the load's process whatever happens),
+    and heard from within a deadline (``receive``)."""
+
+    def __init__(
+        self,
+        settings: dict[str, Any],
+        quiet_users: list[tuple[str, str]],
+        base: str,
+        idle_base: str,
+        idle_pgid: int,
+    ) -> None:
+        context = multiprocessing.get_context("spawn")
+        self.conn, child_end = context.Pipe()
+        self.process = context.Process(
+            target=idle_side,
+            args=(child_end, settings, quiet_users, base, idle_base, idle_pgid),
+            daemon=True,
+        )
+        self.process.start()
+        child_end.close()  # the child holds its own copy: its death closes the pipe
+
+    async def receive(self, seconds: float) -> Any:
+        return await receive(self.conn, seconds, "the idle sockets' process", self.process)
+
+    def send(self, message: Any) -> None:
+        self.conn.send(message)
+
+    def stop(self) -> None:
+        if self.process.is_alive():
+            self.process.terminate()
+        self.process.join(timeout=10)
 
 
 def idle_side(
@@ -185,7 +258,11 @@ def idle_side(
         pass
     args = argparse.Namespace(**settings)
     quiet_collector()
-    stats = asyncio.run(idle_run(conn, args, quiet_users, base, idle_base, idle_pgid))
+    try:
+        stats = asyncio.run(idle_run(conn, args, quiet_users, base, idle_base, idle_pgid))
+    except BaseException:
+        conn.send({"failed": traceback.format_exc()})  # the load's process raises it
+        raise
     conn.send({name: getattr(stats, name) for name in IDLE_FIELDS})
 
 
@@ -200,28 +277,34 @@ async def idle_run(
     stats = Stats()
     idle: list[asyncio.Task[None]] = []
     idle_ws = idle_base.replace("http", "ws", 1)
-    quiet = await open_quiet_tables(quiet_users, -(-args.idle_sockets // 4), base, idle_ws, stats)
+    quiet = await asyncio.wait_for(
+        open_quiet_tables(quiet_users, -(-args.idle_sockets // 4), base, idle_ws, stats),
+        OPEN_SECONDS,
+    )
     # Warm-up: one table's sockets opened and closed, so what is loaded once per
     # process (the consumer's modules, the Redis subscriber) is not counted per socket.
     warm = [asyncio.create_task(idle_socket(p, quiet[0], stats)) for p in quiet[0].players]
-    while stats.idle_open + stats.idle_failed < len(warm):
-        await asyncio.sleep(0.2)
+    await until(
+        lambda: stats.idle_opened + stats.idle_failed >= len(warm), OPEN_SECONDS, "warm-up sockets"
+    )
     await asyncio.sleep(1)
     for task in warm:
         task.cancel()
     await asyncio.gather(*warm, return_exceptions=True)
-    stats.idle_peak = 0
+    stats.idle_peak = stats.idle_opened = stats.idle_failed = stats.idle_closed = 0
     await asyncio.sleep(1)
     stats.idle_rss_before = group_rss_bytes(idle_pgid)
     for n in range(args.idle_sockets):
         table_, seat = quiet[n // 4], n % 4
         idle.append(asyncio.create_task(idle_socket(table_.players[seat], table_, stats)))
-    while stats.idle_open + stats.idle_failed < len(idle):
-        await asyncio.sleep(0.2)
+    # Each socket opened (even if the server has closed it since) or failed to.
+    await until(
+        lambda: stats.idle_opened + stats.idle_failed >= len(idle), OPEN_SECONDS, "idle sockets"
+    )
     await asyncio.sleep(2)
     stats.idle_rss_rest = group_rss_bytes(idle_pgid)
     conn.send("open")
-    duration = await asyncio.get_running_loop().run_in_executor(None, conn.recv)
+    duration = await receive(conn, ANSWER_SECONDS, "the load's process")
     hold_collector(args.client_gc)
     deadline = time.perf_counter() + duration
     stats.idle_cpu_start = group_cpu_seconds(idle_pgid)

@@ -44,7 +44,7 @@ def main() -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    env = {**os.environ, "LOG_LEVEL": "WARNING", "DJANGO_ENV": "test", "DEBUG": "0"}
+    env = load.server_env()  # the site's per-account caps out of the way (load_server.BENCH_CAPS)
     cmd = [
         sys.executable, "-m", "uvicorn", "colorado.asgi:application", "--host", "127.0.0.1",
         "--port", str(port), "--workers", "1", "--log-level", "warning", "--no-access-log",
@@ -52,11 +52,15 @@ def main() -> None:
     ]  # fmt: skip
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, start_new_session=True)  # noqa: S603
     base = f"http://127.0.0.1:{port}"
-    for _ in range(200):
+    deadline = time.monotonic() + 60
+    while True:
         try:
             with urllib.request.urlopen(f"{base}/healthz", timeout=2):  # noqa: S310
                 break
         except OSError:
+            if time.monotonic() > deadline:
+                os.killpg(proc.pid, signal.SIGTERM)
+                sys.exit("the server did not start in 60 s")
             time.sleep(0.3)
 
     async def run() -> dict[str, object]:
@@ -70,8 +74,11 @@ def main() -> None:
             asyncio.create_task(load.idle_socket(players[i % 4], table, stats))
             for i in range(args.sockets)
         ]
-        while stats.idle_open + stats.idle_failed < args.sockets:
-            await asyncio.sleep(0.2)
+        await load.until(
+            lambda: stats.idle_opened + stats.idle_failed >= args.sockets,
+            load.OPEN_SECONDS,
+            "the sockets to open",
+        )
         await asyncio.sleep(2)
         after = load.group_rss_bytes(proc.pid)
         for task in tasks:
@@ -81,6 +88,7 @@ def main() -> None:
             "ws": args.ws,
             "sockets_open": stats.idle_peak,
             "failed": stats.idle_failed,
+            "closed_by_server": stats.idle_closed,
             "server_rss_mb_before": round(before / 2**20, 1),
             "server_rss_mb_after": round(after / 2**20, 1),
             "server_kb_per_socket": round((after - before) / 1024 / max(1, stats.idle_peak), 1),

@@ -23,6 +23,20 @@ import websockets
 
 ROOT = Path(__file__).resolve().parents[1]
 
+#: The longest a request, a move's answer or a socket's opening may take before the bench
+#: gives up on it (an error, not a figure): a bench never waits without a deadline.
+ANSWER_SECONDS = 60.0
+
+
+async def until(done: Any, seconds: float, what: str) -> None:
+    """Poll ``done()`` every 0.2 s until it is true; past ``seconds``, ``TimeoutError``
+    saying ``what`` was awaited."""
+    deadline = time.monotonic() + seconds
+    while not done():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"gave up after {seconds:.0f} s waiting for {what}")
+        await asyncio.sleep(0.2)
+
 
 # --- a small keep-alive HTTP/1.1 client (h11 comes with uvicorn) --------------------------
 
@@ -48,13 +62,20 @@ class Http:
             self.writer = None
 
     async def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        """The answer's status and JSON body; a connection that breaks is opened again
+        once; no answer within ``ANSWER_SECONDS``: ``TimeoutError``."""
         for attempt in range(2):
             try:
-                return await self._request(method, path, body)
+                return await asyncio.wait_for(self._request(method, path, body), ANSWER_SECONDS)
             except (ConnectionError, h11.RemoteProtocolError, asyncio.IncompleteReadError):
                 self.writer = None
                 if attempt:
                     raise
+            except TimeoutError:
+                self.close()
+                raise TimeoutError(
+                    f"no answer to {method} {path} in {ANSWER_SECONDS:.0f} s"
+                ) from None
         raise AssertionError("unreachable")
 
     async def _request(self, method: str, path: str, body: Any) -> tuple[int, Any]:
@@ -120,7 +141,9 @@ class Stats:
     idle_moves: int = 0
     idle_open: int = 0
     idle_peak: int = 0
-    idle_failed: int = 0
+    idle_opened: int = 0  # idle sockets that opened, whether still open or not
+    idle_failed: int = 0  # idle sockets that did not open
+    idle_closed: int = 0  # idle sockets the server closed while the bench held them
     rss_during: list[int] = field(default_factory=list)
     idle_rss_during: list[int] = field(default_factory=list)
     idle_rss_before: int = 0
@@ -165,9 +188,19 @@ class Player:
         wake = asyncio.Event()
         acted_at = -1
         answers: dict[str, asyncio.Future[tuple[int, Any]]] = {}
-        async with websockets.connect(ws_url, additional_headers=auth, max_size=2**24) as ws:
+        async with websockets.connect(
+            ws_url, additional_headers=auth, max_size=2**24, open_timeout=ANSWER_SECONDS
+        ) as ws:
 
             async def reader() -> None:
+                try:
+                    await read(ws)
+                finally:  # the socket closed: no answer will come to the moves in flight
+                    for waiting in answers.values():
+                        if not waiting.done():
+                            waiting.set_exception(ConnectionError("the game socket closed"))
+
+            async def read(ws: Any) -> None:
                 async for message in ws:
                     now = time.perf_counter()
                     frame = orjson.loads(message)
@@ -226,7 +259,7 @@ class Player:
                                     }
                                 ).decode()  # a text frame, as the page sends
                             )
-                            status, body = await answer
+                            status, body = await asyncio.wait_for(answer, ANSWER_SECONDS)
                         self.stats.post_latency.append(time.perf_counter() - start)
                         self.stats.post_started.append(start)
                         acted_at = version
@@ -249,12 +282,19 @@ class Player:
                 task.cancel()
 
 
+#: The title the load plays, named: the server's targets were set on it (issue 17), and the
+#: site's default title is a setting whose value changed with the list of titles (at
+#: ``4d198a5``, before issue 42's reshape, it was Colorado (2023), the first by name).
+GAME = "colorado-county"
+
+
 async def open_table(players: list[Player], size: int) -> int:
     host, guests = players[0], players[1:]
     status, doc = await host.http.request(
         "POST",
         "/api/games",
         {
+            "game": GAME,
             "players": size,
             "invite": [p.username for p in guests],
             "open_seats": False,

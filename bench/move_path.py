@@ -91,8 +91,11 @@ def main() -> None:
 
         profiler = cProfile.Profile()
     for _ in range(args.games):
-        game = lifecycle.game_create(
-            creator=users[0], players=args.players, invite=[u.username for u in users[1:]]
+        game = lifecycle.game_create(  # the title named: the default one is a setting
+            creator=users[0],
+            title="colorado-county",
+            players=args.players,
+            invite=[u.username for u in users[1:]],
         )
         for user in users[1:]:
             game = lifecycle.game_join(game_id=game.pk, user=user)

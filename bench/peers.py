@@ -11,7 +11,8 @@ With ``--targets`` one run measures every target of docs/benchmarks.md ("Targets
 the peer: the peer, then ours over the socket, over HTTP and beside ``--idle-sockets`` idle
 sockets in a third server process, then the peer again (the two peer rows bracket the
 machine's speed during the run). It prints each run's figures, each
-target with its figure and whether it is met, and exits 0 either way.
+target with its figure and whether it is met, and exits 0 either way. Every step has a
+deadline: a run of ours that fails or overruns is printed as its error, its targets not met.
 
     DATABASE_URL=postgres://… REDIS_URL=redis://… .venv/bin/python bench/peers.py \\
         --tables 50 --duration 20 --workers 2 [--targets]
@@ -33,6 +34,12 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+
+from load_server import run_within  # noqa: E402 (bench/ on the path first)
+
+#: The longest the peer's ``npm ci``, or one run of its load client, may take.
+PEER_SECONDS = 600
 # ``../shared/peers/bgio`` beside the repository (or beside its worktrees' folder).
 PEER = (
     next(
@@ -57,7 +64,12 @@ def prepare(source: Path, scratch: Path) -> Path:
         for item in source.iterdir():
             if item.is_file():
                 shutil.copy2(item, scratch / item.name)
-        subprocess.run(["npm", "ci", "--silent"], cwd=scratch, check=True)  # noqa: S607
+        subprocess.run(
+            ["npm", "ci", "--silent"],  # noqa: S607
+            cwd=scratch,
+            check=True,
+            timeout=PEER_SECONDS,
+        )
     return scratch
 
 
@@ -78,11 +90,13 @@ def run_peer(folder: Path, tables: int) -> dict[str, object]:
     )
     try:
         deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
+        while True:
             try:
                 socket.create_connection(("127.0.0.1", port + 1), timeout=1).close()
                 break
             except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("the peer's server did not listen in 30 s") from None
                 time.sleep(0.2)
         out = subprocess.run(  # noqa: S603
             ["node", "load.js", str(port), str(tables)],  # noqa: S607
@@ -90,12 +104,16 @@ def run_peer(folder: Path, tables: int) -> dict[str, object]:
             check=True,
             capture_output=True,
             text=True,
-            timeout=600,
+            timeout=PEER_SECONDS,
         )
         return dict(json.loads(out.stdout.strip().splitlines()[-1]))
     finally:
         server.terminate()
-        server.wait(timeout=10)
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
 
 
 def run_ours(args: argparse.Namespace, via: str, idle_sockets: int = 0) -> dict[str, Any]:
@@ -106,8 +124,17 @@ def run_ours(args: argparse.Namespace, via: str, idle_sockets: int = 0) -> dict[
     ]  # fmt: skip
     if idle_sockets:
         cmd += ["--idle-sockets", str(idle_sockets)]
-    out = subprocess.run(cmd, cwd=ROOT, check=True, capture_output=True, text=True)  # noqa: S603
-    return dict(json.loads(out.stdout))
+    # The warm-up, the vacuum, the servers' start, the idle side's tables and sockets (each
+    # step with its own deadline in api_load.py), the load: well within this.
+    return dict(json.loads(run_within(cmd, 1800 + 2 * args.duration, capture=True)))
+
+
+def run_or_error(args: argparse.Namespace, via: str, idle_sockets: int = 0) -> dict[str, Any]:
+    """``run_ours``, or what went wrong (its errors are on the standard error already)."""
+    try:
+        return run_ours(args, via, idle_sockets)
+    except (subprocess.SubprocessError, ValueError) as exc:
+        return {"error": f"{type(exc).__name__}: {exc}"}
 
 
 # docs/benchmarks.md, "Targets" (issue 17): (name, run, key, bound, below).
@@ -136,13 +163,13 @@ def verdicts(runs: dict[str, dict[str, Any]], idle_sockets: int) -> list[dict[st
 
 def summary(peer: dict[str, Any], ours: dict[str, Any]) -> dict[str, Any]:
     peer_rate = float(peer["moves_per_second"])
-    our_rate = float(ours["actions_per_second"])
+    our_rate = ours.get("actions_per_second")
     return {
         "peer_moves_per_second": peer_rate,
         "peer_p99_ms": peer["p99_ms"],
         "our_moves_per_second": our_rate,
-        "our_mover_p99_ms": ours["post_p99_ms"],
-        "ours_over_peer": round(our_rate / peer_rate, 3) if peer_rate else None,
+        "our_mover_p99_ms": ours.get("post_p99_ms"),
+        "ours_over_peer": round(our_rate / peer_rate, 3) if peer_rate and our_rate else None,
     }
 
 
@@ -172,9 +199,9 @@ def main() -> None:
         report: dict[str, Any] = {"peer": peer, "ours": ours, "summary": summary(peer, ours)}
     else:
         runs = {
-            "socket": run_ours(args, "socket"),
-            "http": run_ours(args, "http"),
-            "idle": run_ours(args, "socket", idle_sockets=args.idle_sockets),
+            "socket": run_or_error(args, "socket"),
+            "http": run_or_error(args, "http"),
+            "idle": run_or_error(args, "socket", idle_sockets=args.idle_sockets),
         }
         peer_after = run_peer(folder, args.tables)
         report = {
