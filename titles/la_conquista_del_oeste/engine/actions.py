@@ -88,7 +88,9 @@ def _duel_targets(s: State) -> list[Action]:
     return out
 
 
-def legal_actions(s: State, seat: int) -> list[Action]:
+def legal_actions(s: State, seat: int, offers: bool = True) -> list[Action]:
+    """Every action ``seat`` may take; ``offers=False`` leaves out the suggested offers
+    (the bots make none, and ``apply`` checks an offer on its own)."""
     if s.phase == "over":
         return []
     if s.poker_wait:
@@ -100,7 +102,8 @@ def legal_actions(s: State, seat: int) -> list[Action]:
         return answers
     if s.phase == "discard":
         return [{"type": "discard", "card": c} for c in s.players[seat].hand]
-    return _turn_actions(s, seat) + trades.suggested_offers(s, seat) + answers
+    suggested = trades.suggested_offers(s, seat) if offers else []
+    return _turn_actions(s, seat) + suggested + answers
 
 
 def _turn_actions(s: State, seat: int) -> list[Action]:
@@ -194,7 +197,7 @@ def apply_action(state: State, seat: Any, action: Any) -> tuple[State, list[R.Ev
         return answered, out
     if seat != state.seat:
         raise IllegalAction("not_your_turn", "It is not your turn.")
-    legal = legal_actions(state, seat)
+    legal = legal_actions(state, seat, offers=False)  # an offer is checked by make_offer
     if a["type"] == "poker":
         p = state.players[seat]
         bet = a.get("bet")

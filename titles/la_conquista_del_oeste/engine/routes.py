@@ -8,6 +8,7 @@ Public data only: the bots call this from a seat's view."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -97,29 +98,49 @@ def shops(item: str, west: bool) -> frozenset[str]:
 
 def _solve(ends: tuple[tuple[str, float], ...], west_ok: bool, lily: bool) -> dict[str, float]:
     """Value iteration: ``ends`` are the spaces where the route ends, with the rolls still
-    to come from each; every other space costs one roll plus the best stop it offers."""
+    to come from each; every other space costs one roll plus the best stop it offers.
+    A die of ``d`` offers the stops of ``d - 1`` and one more ring (``rings``), so the best
+    stop of each die is the running minimum over the rings."""
     final = dict(ends)
     spaces = [c for c in CITIES if west_ok or not CITIES[c].west]
     est = {c: final.get(c, UNREACHABLE) for c in spaces}
+    tolls = _tolls(lily)
+    stop = {c: 0.0 if c in final else tolls[c] for c in spaces}  # a stop's toll
+    todo = [(c, rings(c, west_ok)) for c in spaces if c not in final]
     for _ in range(SWEEPS):
         changed = 0.0
-        for c in spaces:
-            if c in final:
-                continue
+        for c, by_die in todo:
             total = 0.0
-            for d in DIE:
-                options = reach(c, d, west_ok)
-                best = min(
-                    (est[x] + (0.0 if x in final else toll(x, lily)) for x in options),
-                    default=UNREACHABLE,
-                )
-                total += best
+            best = math.inf
+            for ring in by_die:
+                for x in ring:
+                    v = est[x] + stop[x]
+                    if v < best:
+                        best = v
+                total += best if best != math.inf else UNREACHABLE
             value = min(UNREACHABLE, 1.0 + total / len(DIE))
             changed = max(changed, abs(value - est[c]))
             est[c] = value
         if changed < 0.01:
             break
     return est
+
+
+@cache
+def rings(start: str, west_ok: bool) -> tuple[tuple[str, ...], ...]:
+    """For each die ``d`` the stops ``reach(start, d)`` adds to ``reach(start, d - 1)``."""
+    out = []
+    before = 0
+    for d in DIE:
+        options = reach(start, d, west_ok)
+        out.append(options[before:])
+        before = len(options)
+    return tuple(out)
+
+
+@cache
+def _tolls(lily: bool) -> dict[str, float]:
+    return {c: toll(c, lily) for c in CITIES}
 
 
 def to_pacific_table(lily: bool = False) -> dict[str, float]:
@@ -170,11 +191,23 @@ def plan(pos: str, outfit: Mapping[str, int], money: int, family: str, lily: boo
     zone = "west" if west_ok else "east"
     cheapest = min(DATA.prices[i][zone][0] for i in missing)
     if money < cheapest:
-        ends = frozenset(
-            c for c, t in CITIES.items() if t.work and c != pos and (west_ok or not t.west)
-        )
+        ends = work_towns(pos, west_ok)
         return Plan("work", ends, turns_via(ends, west_ok, lily, family), lily)
-    ends = frozenset(
-        c for c, t in CITIES.items() if any(i in t.shops for i in missing) and t.west == west_ok
-    )
+    ends = shop_towns(tuple(missing), west_ok)
     return Plan("shop", ends, turns_via(ends, west_ok, lily, family), lily)
+
+
+@cache
+def work_towns(pos: str, west_ok: bool) -> frozenset[str]:
+    """The towns with work a pawn on ``pos`` may head for (not ``pos``: it worked there)."""
+    return frozenset(
+        c for c, t in CITIES.items() if t.work and c != pos and (west_ok or not t.west)
+    )
+
+
+@cache
+def shop_towns(missing: tuple[str, ...], west: bool) -> frozenset[str]:
+    """The towns of one side of the frontier selling one of the ``missing`` items."""
+    return frozenset(
+        c for c, t in CITIES.items() if any(i in t.shops for i in missing) and t.west == west
+    )

@@ -4,6 +4,7 @@ given (``actions`` hands it a private copy) and appends events."""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from games.engine import _rng
@@ -171,6 +172,7 @@ def settle(s: State, seat: int, events: list[Event]) -> None:
         events.append(ev("family_left", seat=seat, city=p.pos))
 
 
+@cache
 def nearest_prison(city: str) -> str:
     """LC-13: fewest edges; ties go to the prison listed first in the data file."""
     dist = distances(NB, [city])

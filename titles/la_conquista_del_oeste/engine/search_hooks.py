@@ -66,7 +66,7 @@ def _leg(p: Player) -> routes.Plan:
 
 
 def search_actions(s: State, seat: int) -> list[Action]:
-    legal = actions.legal_actions(s, seat)
+    legal = actions.legal_actions(s, seat, offers=False)
     kept = sensible_actions(s, seat, legal)
     if not FOCUS:
         return kept
@@ -125,12 +125,12 @@ def playout_action(s: State, seat: int, rng: Generator) -> Action:
     if rng.random() < PLAYOUT_EPSILON:
         moves = [
             a
-            for a in sensible_actions(s, seat, actions.legal_actions(s, seat))
+            for a in sensible_actions(s, seat, actions.legal_actions(s, seat, offers=False))
             if a["type"] not in _TRADE
         ]
         if moves:
             return moves[rng.randrange(len(moves))]
-    legal = actions.legal_actions(s, seat)
+    legal = actions.legal_actions(s, seat, offers=False)
     # The search passes its seeded random.Random; the greedy bot is typed for that.
     action: Action = _GREEDY.choose(None, views.view(s, seat), legal, rng)  # type: ignore[arg-type]
     return action
