@@ -14,12 +14,21 @@ is posted to ``/api/games/<id>/actions`` through Django's test client instead (b
 token, the whole middleware stack, ninja; the move itself runs in a database thread).
 
     DATABASE_URL=postgres://… REDIS_URL=redis://… .venv/bin/python bench/move_path.py
+
+Instructions, which no load changes: each move is called through ``operator.call`` (a C
+function nothing else on the path calls), so callgrind can collect the moves alone, and
+``--deal`` fixes the game's seed so that two trees play the same game::
+
+    valgrind --tool=callgrind --collect-atstart=no --toggle-collect=_operator_call \\
+        .venv/bin/python bench/move_path.py --games 1 --deal 5eed5eed5eed5eed5eed5eed5eed5eed
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import operator
 import os
 import random
 import statistics
@@ -29,6 +38,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+from load_server import BENCH_CAPS  # noqa: E402
 
 
 def main() -> None:
@@ -44,6 +55,12 @@ def main() -> None:
         "through Django's whole stack (test client, bearer token, middleware, ninja)",
     )
     parser.add_argument(
+        "--deal",
+        metavar="SEED",
+        help="the games' seed (set before they start): the same deal, hence with --seed the "
+        "same game, in every run and tree",
+    )
+    parser.add_argument(
         "--profile",
         metavar="FILE",
         help="write a cProfile of the moves alone (not the bench's own reads) to FILE",
@@ -53,6 +70,10 @@ def main() -> None:
     # As the servers the other benches start run: without DEBUG's query log and the
     # cursors' debug wrappers, which the move path would otherwise pay for here alone.
     os.environ.setdefault("DEBUG", "0")
+    # The site's per-account caps raised (tables and invitations an hour), as in the
+    # servers the other benches start: the bench's accounts open a table per game.
+    for name, value in BENCH_CAPS.items():
+        os.environ.setdefault(name, value)
     sys.path.insert(0, str(ROOT))
     import django
 
@@ -97,6 +118,10 @@ def main() -> None:
             players=args.players,
             invite=[u.username for u in users[1:]],
         )
+        if args.deal:
+            Game.objects.filter(pk=game.pk).update(
+                seed=args.deal, seed_hash=hashlib.sha256(args.deal.encode()).hexdigest()
+            )
         for user in users[1:]:
             game = lifecycle.game_join(game_id=game.pk, user=user)
         while game.status == Game.Status.RUNNING:
@@ -113,7 +138,8 @@ def main() -> None:
                 profiler.enable()
             with connection.execute_wrapper(count):
                 if args.via == "http":
-                    response = clients[user.pk].post(
+                    response = operator.call(
+                        clients[user.pk].post,
                         f"/api/games/{game.pk}/actions",
                         {
                             "action": action,
@@ -124,7 +150,8 @@ def main() -> None:
                     )
                     status, _body = response.status_code, response.content[:300]
                 else:
-                    status, _body = move_answer.answer(
+                    status, _body = operator.call(
+                        move_answer.answer,
                         game_id=game.pk,
                         user=user,
                         action=action,

@@ -12,5 +12,11 @@ class GamesConfig(AppConfig):
         from accounts.names import bot_kinds_register
         from games import checks  # noqa: F401 (registers the system checks)
         from games.bots.players import every_bot_kind
+        from games.moves import effects
 
         bot_kinds_register(every_bot_kind)
+
+        # Every named effect imported now, as the apps' receivers were: otherwise the first
+        # move to need one pays its module's import (games.records.ratings loads openskill, tens
+        # of milliseconds, in the first move that ends a game in each process).
+        effects.resolve_named()

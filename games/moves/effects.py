@@ -66,6 +66,13 @@ def _resolve(name: str) -> Callable[..., None]:
     return function
 
 
+def resolve_named() -> None:
+    """Import every effect named by its dotted path (``GamesConfig.ready``: at startup, not
+    in a move)."""
+    for effect in (*DURABLE, *DURABLE_FINISH, *AFTER_COMMIT):
+        _callable(effect)
+
+
 def _callable(effect: Effect) -> Callable[..., None]:
     return effect if callable(effect) else _resolve(effect)
 

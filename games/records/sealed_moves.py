@@ -16,6 +16,7 @@ a seat make several at one step), and all are revealed by the step's reveal even
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -39,24 +40,29 @@ class Pending:
         return bool(self.replaced or self.revealed)
 
     def write(self, game: Game) -> None:
-        """Each replacement and reveal, in order (after the batch's rows are sent)."""
+        """Each replacement and reveal, in order (after the batch's rows are sent): one
+        ``UPDATE`` each, of the seat's or the steps' rows not yet replaced nor revealed."""
+        column = functools.partial(rows.column_name, SealedMove)
+        still_open = (
+            f"{column('replaced_version')} IS NULL AND {column('revealed_version')} IS NULL"
+        )
         for seat, step, version, at in self.replaced:
-            SealedMove.objects.filter(
-                game=game,
-                seat=seat,
-                step=step,
-                version__lt=version,
-                replaced_version__isnull=True,
-                revealed_version__isnull=True,
-            ).update(replaced_version=version, replaced_at=at)
+            rows.update_where(
+                SealedMove,
+                {"replaced_version": version, "replaced_at": at},
+                f"{column('game')} = %s AND {column('seat')} = %s AND {column('step')} = %s "
+                f"AND {column('version')} < %s AND {still_open}",
+                [game.pk, seat, step, version],
+            )
         for steps, version, at in self.revealed:
-            SealedMove.objects.filter(
-                game=game,
-                step__in=steps,
-                version__lte=version,
-                replaced_version__isnull=True,
-                revealed_version__isnull=True,
-            ).update(revealed_version=version, revealed_at=at)
+            marks = ", ".join(["%s"] * len(steps))
+            rows.update_where(
+                SealedMove,
+                {"revealed_version": version, "revealed_at": at},
+                f"{column('game')} = %s AND {column('step')} IN ({marks}) "
+                f"AND {column('version')} <= %s AND {still_open}",
+                [game.pk, *sorted(steps), version],
+            )
 
 
 def _replaces(events: list[Any], seat: int) -> bool:

@@ -314,6 +314,13 @@ def update_pks(model: type[Model], pks: Sequence[Any], **values: Any) -> None:
         _update(model, values, f"{pk_column(model)} IN ({', '.join(['%s'] * len(pks))})", list(pks))
 
 
+def update_where(model: type[Model], values: dict[str, Any], where: str, params: list[Any]) -> None:
+    """UPDATE the rows of ``model`` that ``where`` (SQL over ``column_name``s, ``%s`` for each
+    of ``params``) selects with ``values`` (prepared as the ORM would): one statement, no ORM
+    query to compile."""
+    _update(model, values, where, params)
+
+
 def raise_to(model: type[Model], name: str, value: Any, **equal: Any) -> None:
     """Set the field ``name`` to ``value`` on the rows with these column values
     (``field=value``, foreign keys by their id) where it is lower: it never moves back."""

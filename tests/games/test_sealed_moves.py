@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
@@ -233,3 +234,34 @@ def test_the_recipe_is_the_documented_one() -> None:
     text = salt + '{"cowboys":[3,1],"type":"bid"}'
     assert canonical_json(payload) == '{"cowboys":[3,1],"type":"bid"}'
     assert commitment(salt, payload) == hashlib.sha256(text.encode()).hexdigest()
+
+
+def test_a_replacing_bid_and_a_reveal_each_send_one_update_of_the_sealed_rows(
+    make_user: Callable[..., User],
+) -> None:
+    """The sealed rows cost a move one statement when it replaces or reveals, none
+    otherwise (the new row goes out with the move's own writes)."""
+    game, users = _bid_table(make_user, players=2)
+    hand = documents.game_document(game=game, user=users[0])["view"]["hand"]
+    table = SealedMove._meta.db_table
+    statements: list[str] = []
+
+    def record(execute: Any, sql: str, *args: Any) -> Any:
+        statements.append(sql)
+        return execute(sql, *args)
+
+    seen: list[list[str]] = []
+    for user, action in (
+        (users[0], {"type": "bid", "cowboys": [hand[0]]}),
+        (users[0], {"type": "bid", "cowboys": hand[1:3]}),  # replaces the first
+        (users[1], {"type": "bid", "cowboys": []}),  # the last bid: reveals
+    ):
+        statements.clear()
+        with connection.execute_wrapper(record):
+            moves.action_submit(game_id=game.pk, user=user, action=action)
+        verbs = [s.lstrip().split()[0].upper() for s in statements if table in s]
+        seen.append([v for v in verbs if v in {"SELECT", "UPDATE", "DELETE"}])
+    assert seen == [[], ["UPDATE"], ["UPDATE"]]
+    rows = list(SealedMove.objects.filter(game=game).order_by("version"))
+    assert rows[0].replaced_version == rows[1].version
+    assert [r.revealed_version is not None for r in rows] == [False, True, True]

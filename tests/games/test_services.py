@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -304,3 +308,30 @@ def test_mark_seen_never_moves_backwards(make_user: Callable[..., User]) -> None
     seat_mark_seen(game_id=game.pk, user=users[0], version=5)
     seat_mark_seen(game_id=game.pk, user=users[0], version=2)
     assert Seat.objects.get(game=game, user=users[0]).last_seen_version == 5
+
+
+def test_every_named_effect_is_imported_at_startup() -> None:
+    """``GamesConfig.ready`` imports each effect named by its path (in a fresh process), so
+    no move pays for an app's import (``games.records.ratings`` loads openskill, which the first
+    move to end a game in each process would otherwise import)."""
+    script = (
+        "import json, sys, django\n"
+        "django.setup()\n"
+        "from games.moves import effects\n"
+        "named = [e for e in (*effects.DURABLE, *effects.DURABLE_FINISH, *effects.AFTER_COMMIT)"
+        " if isinstance(e, str)]\n"
+        "missing = [n for n in named if n.rsplit('.', 1)[0] not in sys.modules]\n"
+        "print(json.dumps([len(named), missing]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=Path(__file__).resolve().parents[2],
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "colorado.settings"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    count, missing = json.loads(done.stdout.strip().splitlines()[-1])
+    assert count > 0
+    assert missing == []
