@@ -81,7 +81,8 @@ def test_engine_native_0_runs_the_sources_even_with_a_build() -> None:
 
 def simulate(native: str, *args: str) -> dict[str, object]:
     code = "import sys; from games.engine.__main__ import main; sys.exit(main(sys.argv[1:]))"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ENGINE_")}
+    # The same build folder as this process (CI keeps it outside the clone: .ci/run).
+    env = {k: v for k, v in os.environ.items() if k != "ENGINE_NATIVE"}
     env["ENGINE_NATIVE"] = native
     done = subprocess.run(
         [sys.executable, "-c", code, "simulate", *args],
