@@ -30,7 +30,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from games.bots import players as bot_players
 from games.clocks.arithmetic import InvalidClock, resolve_clock
-from games.engine import get_rules, validate_options
+from games.engine import Rules, get_rules, validate_options
 from games.errors import BadRequest, Conflict, NotAllowed
 from games.models import Game, Invitation, Seat
 from games.moves import effects
@@ -52,7 +52,7 @@ __all__ = [
 ]
 
 
-def _clock_seconds(clock: Any) -> tuple[int, int, int]:
+def clock_seconds(clock: Any) -> tuple[int, int, int]:
     """A preset name, ``None`` or hours, as seconds (rules in ``games.clocks``)."""
     try:
         settings = resolve_clock(clock)
@@ -64,6 +64,32 @@ def _clock_seconds(clock: Any) -> tuple[int, int, int]:
 
 
 # --- tables ------------------------------------------------------------------------------
+
+
+def seats_and_options_check(engine: Rules, players: Any, options: Any) -> dict[str, Any]:
+    """The options as the title takes them, for a table of ``players``; 400 ``bad_players``
+    or ``bad_options`` (the codes of ``POST /api/games``) otherwise: a player's table
+    (``game_create``) and a tournament's (``games.tables.seated``) alike."""
+    if (
+        isinstance(players, bool)
+        or not isinstance(players, int)
+        or not engine.min_players <= players <= engine.max_players
+    ):
+        raise BadRequest(
+            _("This game is played by %(min)d to %(max)d players.")
+            % {"min": engine.min_players, "max": engine.max_players},
+            code="bad_players",
+        )
+    try:
+        return dict(validate_options(engine.slug, options))
+    except ValueError:
+        # The engine's message quotes the names and values sent: ours names only the
+        # title's own options.
+        raise BadRequest(
+            _("These options are not offered; this game's options are %(names)s.")
+            % {"names": ", ".join(sorted(engine.options_schema)) or "-"},
+            code="bad_options",
+        ) from None
 
 
 def game_create(
@@ -95,27 +121,8 @@ def game_create(
         engine = None
     if engine is None:
         raise BadRequest(_("Unknown game."), code="unknown_game")
-    if (
-        isinstance(players, bool)
-        or not isinstance(players, int)
-        or not engine.min_players <= players <= engine.max_players
-    ):
-        raise BadRequest(
-            _("This game is played by %(min)d to %(max)d players.")
-            % {"min": engine.min_players, "max": engine.max_players},
-            code="bad_players",
-        )
-    try:
-        clean_options = validate_options(engine.slug, options)
-    except ValueError:
-        # The engine's message quotes the names and values sent: ours names only the
-        # title's own options.
-        raise BadRequest(
-            _("These options are not offered; this game's options are %(names)s.")
-            % {"names": ", ".join(sorted(engine.options_schema)) or "-"},
-            code="bad_options",
-        ) from None
-    initial, increment, maximum = _clock_seconds(clock)
+    clean_options = seats_and_options_check(engine, players, options)
+    initial, increment, maximum = clock_seconds(clock)
     if on_timeout not in Game.OnTimeout.values:
         raise BadRequest(_("on_timeout must be bot or wait."), code="bad_on_timeout")
     bot_list = [bots] if isinstance(bots, str) else list(bots)

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games.engine import get_rules, validate_options
+from games.engine import get_rules
 from games.errors import BadRequest
 from games.models import Game, Seat
 from games.tables import lifecycle
@@ -27,22 +27,9 @@ def table_checks(*, title: str, seats: int, options: Any, clock: Any) -> dict[st
         engine = get_rules(title)
     except KeyError:
         raise BadRequest(_("Unknown game."), code="unknown_game") from None
-    if not engine.min_players <= seats <= engine.max_players:
-        raise BadRequest(
-            _("This game is played by %(min)d to %(max)d players.")
-            % {"min": engine.min_players, "max": engine.max_players},
-            code="bad_players",
-        )
-    try:
-        clean = validate_options(engine.slug, options)
-    except ValueError:
-        raise BadRequest(
-            _("These options are not offered; this game's options are %(names)s.")
-            % {"names": ", ".join(sorted(engine.options_schema)) or "-"},
-            code="bad_options",
-        ) from None
-    lifecycle._clock_seconds(clock)
-    return dict(clean)
+    clean = lifecycle.seats_and_options_check(engine, seats, options)
+    lifecycle.clock_seconds(clock)
+    return clean
 
 
 def seated_table_open(
@@ -56,7 +43,7 @@ def seated_table_open(
 ) -> Game:
     """A started table of ``users`` (bot accounts play their own seats)."""
     clean = table_checks(title=title, seats=len(users), options=options, clock=clock)
-    initial, increment, maximum = lifecycle._clock_seconds(clock)
+    initial, increment, maximum = lifecycle.clock_seconds(clock)
     with transaction.atomic():
         seed = secrets.token_hex(16)
         row = Game.objects.create(
