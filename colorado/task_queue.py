@@ -15,6 +15,20 @@ from celery.result import AsyncResult
 
 from colorado.celery import app
 
+#: A sweep's task options (beat sends one every ``SWEEP_SECONDS``): acknowledged when done,
+#: stopped before the next is due, dropped if it waited past it (the next one does its work).
+SWEEP_TASK: dict[str, Any] = {
+    "bind": True,
+    "acks_late": True,
+    "ignore_result": True,
+    "serializer": "json",
+    "soft_time_limit": 50,
+    "time_limit": 58,
+    "expires": 55,
+}
+#: How often a sweep retries while the database is away, before beat's next one.
+SWEEP_DB_RETRIES = 3
+
 
 def eager() -> bool:
     """Whether tasks run at once in the caller (tests, scripts) instead of on a worker."""

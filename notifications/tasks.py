@@ -30,7 +30,7 @@ from colorado.task_names import (
     TURN_MAIL,
     VACATION_MAIL,
 )
-from colorado.task_queue import queue_task
+from colorado.task_queue import SWEEP_DB_RETRIES, SWEEP_TASK, queue_task
 from notifications import mails, outbox, owed, push, push_events, push_wire, services, turn_mails
 from notifications.task_names import RETRY_BACKOFF, RETRY_BACKOFF_MAX
 
@@ -146,19 +146,7 @@ def send_push(self: Any, message_id: int) -> bool:
         raise self.retry(exc=exc, countdown=countdown) from exc
 
 
-SWEEP_DB_RETRIES = 3
-
-
-@shared_task(
-    bind=True,
-    name="notifications.tasks.sweep_notifications",
-    acks_late=True,
-    ignore_result=True,
-    serializer="json",
-    soft_time_limit=50,
-    time_limit=58,
-    expires=55,
-)
+@shared_task(name="notifications.tasks.sweep_notifications", **SWEEP_TASK)
 def sweep_notifications(self: Task) -> dict[str, int]:
     """Every minute (beat): queue the "your turn" mails whose grace period has passed, the
     reminders now due, the account mails and pushes whose task was lost, and the pushes of a

@@ -16,22 +16,12 @@ from celery import Task, shared_task
 from django.utils import timezone
 
 from colorado.db_retry import DB_ERRORS, retry_on_db_error
+from colorado.task_queue import SWEEP_DB_RETRIES, SWEEP_TASK
 from games.bots.stalled import bots_requeue
 from games.clocks.sweep import deadlines_sweep
 
-SWEEP_DB_RETRIES = 3
 
-
-@shared_task(
-    bind=True,
-    name="games.tasks_clock.sweep_deadlines",
-    acks_late=True,
-    ignore_result=True,
-    serializer="json",
-    soft_time_limit=50,
-    time_limit=58,
-    expires=55,
-)
+@shared_task(name="games.tasks_clock.sweep_deadlines", **SWEEP_TASK)
 def sweep_deadlines(self: Task) -> dict[str, int]:
     """Handle every seat whose deadline passed and queue the stalled bots again. (The mails
     and pushes this makes due have their own sweep: ``notifications.tasks.sweep_notifications``.)"""
