@@ -38,7 +38,12 @@ def test_two_bots_of_a_level_have_two_names_everywhere(eager_tasks: None, mailou
     # The invitation mail lists who sits already.
     lifecycle.game_create(creator=alice, players=4, bots=["random", "random"], invite=["bob"])
     invitation = next(m for m in mailoutbox if m.to == [bob.email])
-    assert "Random bot, Random bot B" in invitation.body, invitation.body
+    # In seat order, which the table draws: both bots, each by its own name.
+    sitting = next(
+        line for line in invitation.body.splitlines() if line.startswith("At the table:")
+    )
+    names = sitting.removeprefix("At the table:").strip().split(", ")
+    assert sorted(names) == ["Random bot", "Random bot B", "alice"], invitation.body
     assert "Random bot B" in _text(_client(bob).get("/games/open-tables/").content.decode())
 
     game = lifecycle.game_create(
