@@ -132,6 +132,29 @@ def is_over(page: Page) -> bool:
     return page.locator(".final-scores").count() > 0
 
 
+def sideways_spill(page: Page) -> tuple[int, list[str]]:
+    """How many pixels the page scrolls sideways, and the first elements past the window's
+    right edge (outside any scrolling box), each as its tag, class, right edge and text."""
+    overflow = int(
+        page.evaluate(
+            "document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth"
+        )
+    )
+    wide: list[str] = page.evaluate(
+        """() => [...document.querySelectorAll('body *')]
+            .filter(e => e.getBoundingClientRect().right > innerWidth + 1)
+            .filter(e => { for (let a = e.parentElement; a; a = a.parentElement) {
+              const o = getComputedStyle(a).overflowX;
+              if (o === 'auto' || o === 'scroll' || o === 'hidden') return false; }
+              return true; })
+            .slice(0, 5)
+            .map(e => `${e.tagName}.${e.className.baseVal ?? e.className} ` +
+              `${Math.round(e.getBoundingClientRect().right)}px ` +
+              e.textContent.trim().slice(0, 50))"""
+    )
+    return overflow, wide
+
+
 def sign_in(page: Page, base: str, username: str, password: str) -> None:
     page.goto(f"{base}/accounts/login/")
     page.fill("#id_login", username)  # allauth: username or e-mail

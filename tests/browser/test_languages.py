@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from .driver import sign_in
+from .driver import sideways_spill, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres]
 
@@ -38,19 +38,7 @@ def test_the_game_page_reads_well_in_each_language(
             Path(SHOTS).mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(Path(SHOTS) / f"lang-{language}-{size}.png"), full_page=False)
         assert page.get_attribute("html", "lang") == language
-        overflow = page.evaluate(
-            "document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth"
-        )
-        wide = page.evaluate(
-            """() => [...document.querySelectorAll('body *')]
-                .filter(e => e.getBoundingClientRect().right > innerWidth + 1)
-                .filter(e => { for (let a = e.parentElement; a; a = a.parentElement) {
-                  const o = getComputedStyle(a).overflowX;
-                  if (o === 'auto' || o === 'scroll' || o === 'hidden') return false; }
-                  return true; })
-                .slice(0, 5)
-                .map(e => e.tagName + '.' + e.className + ' ' + e.textContent.slice(0, 40))"""
-        )
+        overflow, wide = sideways_spill(page)
         assert overflow <= 1, f"{language} {size}: the page is {overflow}px too wide: {wide}"
         cut = page.evaluate(
             """() => [...document.querySelectorAll('button, .button')]
@@ -59,3 +47,40 @@ def test_the_game_page_reads_well_in_each_language(
         )
         assert cut == [], f"{language} {size}: labels cut: {cut}"
         page.context.close()
+
+
+def test_a_long_move_label_wraps_in_japanese_on_a_phone(
+    asgi_server: str, new_page: Callable[..., Any], player: Callable[[str], Any]
+) -> None:
+    """Japanese keeps a short button's label on one line; a move's button that names a
+    whole move (Colorado's "discard two cards and play a third → an action") is longer than
+    a phone is wide, so in the action panel it wraps instead of pushing the page sideways."""
+    from games.tables import lifecycle
+
+    user = player("longlabel")
+    user.language = "ja"
+    user.save(update_fields=["language"])
+    game = lifecycle.game_create(creator=user, players=2, bots=["greedy"])
+    page = new_page(*SIZES["phone"])
+    sign_in(page, asgi_server, user.username, "pw-longlabel-2026")
+    page.goto(f"{asgi_server}/games/{game.pk}/")
+    page.wait_for_selector("#act-panel")
+    label = "紫1と紫1を捨てて青3を出す → チェックアクション、紫1と紫3を捨てて紫1を出す"
+    page.evaluate(
+        """label => { const form = document.createElement('form');
+            form.className = 'prompt';
+            form.innerHTML = '<button type="button" class="button secondary"></button>';
+            form.querySelector('button').textContent = label;
+            document.querySelector('#act-panel').append(form); }""",
+        label,
+    )
+    overflow, wide = sideways_spill(page)
+    assert overflow <= 1, f"the page is {overflow}px too wide: {wide}"
+    box = page.locator("#act-panel form.prompt button").last.bounding_box()
+    assert box is not None
+    assert box["x"] + box["width"] <= SIZES["phone"][0], box
+    short = page.locator(".site-header button, .site-header .button").first
+    if short.count():  # a short label still keeps to one line
+        assert (
+            page.evaluate("b => getComputedStyle(b).whiteSpace", short.element_handle()) == "nowrap"
+        )

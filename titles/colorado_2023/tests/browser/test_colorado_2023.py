@@ -12,7 +12,13 @@ from typing import Any
 
 import pytest
 
-from tests.browser.driver import act_version, play_until_over, sign_in, wait_for_change
+from tests.browser.driver import (
+    act_version,
+    play_until_over,
+    sideways_spill,
+    sign_in,
+    wait_for_change,
+)
 from tests.browser.test_play import DESKTOP, shoot
 from tests.waiting import wait_until
 
@@ -140,10 +146,8 @@ def test_the_colorado_page_reads_well_in_each_language(
             name = f"colorado-2023-{language}-{size}.png"
             page.screenshot(path=str(Path(SHOTS) / name), full_page=False)
         assert page.get_attribute("html", "lang") == language
-        overflow = page.evaluate(
-            "document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth"
-        )
-        assert overflow <= 1, f"{language} {size}: the page is {overflow}px too wide"
+        overflow, wide = sideways_spill(page)
+        assert overflow <= 1, f"{language} {size}: the page is {overflow}px too wide: {wide}"
         cut = page.evaluate(
             """() => [...document.querySelectorAll('button, .button')]
                 .filter(b => b.offsetParent && b.scrollWidth > b.clientWidth + 1)
