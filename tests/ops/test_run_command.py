@@ -280,3 +280,17 @@ def test_web_cpu_affinity_reaches_the_workers_supervisor_and_a_wrong_value_stops
     assert dev.web_server({"WEB_WORKERS": "2", "WEB_CPU_AFFINITY": "None "})[-1] == "none"
     with pytest.raises(SystemExit, match="WEB_CPU_AFFINITY must be auto or none"):
         dev.web_server({"WEB_WORKERS": "2", "WEB_CPU_AFFINITY": "0-1"})
+
+
+def test_the_test_command_spreads_the_suite_over_two_workers_a_processor() -> None:
+    """``dev.py test`` starts two xdist workers per processor unless told otherwise; a
+    number, ``0`` or the caller's own ``-n`` or ``-p no:xdist`` wins."""
+    dev = _dev_module()
+    cores = os.cpu_count() or 1
+    assert dev.parallel_args([], {}) == ["-n", str(2 * cores), "--dist", "loadgroup"]
+    assert dev.parallel_args([], {"TEST_WORKERS": "3"})[:2] == ["-n", "3"]
+    assert dev.parallel_args([], {"TEST_WORKERS": "0"}) == []
+    assert dev.parallel_args(["-n", "1"], {}) == []
+    assert dev.parallel_args(["-p", "no:xdist"], {}) == []
+    with pytest.raises(SystemExit, match="TEST_WORKERS must be"):
+        dev.parallel_args([], {"TEST_WORKERS": "many"})
