@@ -39,6 +39,15 @@ def database_url(db: dict[str, Any]) -> str:
     return f"postgres://{user}{password}@{host}:{port}/{db['NAME']}"
 
 
+@pytest.hookimpl(trylast=True)  # after pytest-django's order (by kind of database use)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The browser tests run first (a stable sort; the rest keep their order). They are the
+    longest (a whole La Conquista game in Chromium takes about two minutes) and came last,
+    where ``titles/`` put several of them: spread over the workers at the start, they no
+    longer leave one worker finishing a long game while the others have nothing to do."""
+    items.sort(key=lambda item: item.get_closest_marker("browser") is None)
+
+
 @pytest.fixture(scope="session")
 def asgi_server(django_db_setup: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """Base URL of a uvicorn server running the project against the test database."""
