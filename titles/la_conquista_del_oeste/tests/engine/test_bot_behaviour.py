@@ -244,19 +244,3 @@ def test_the_hard_bot_buys_a_spare_where_the_medium_bot_rolls() -> None:
     s.players[0].outfit = dict(full)
     s.players[0].money = 100  # too poor for any spare
     assert search_hooks.search_actions(s, 0)[0] == _greedy_move(s, 0)
-
-
-def test_the_hard_bot_never_works_when_its_money_pays_for_what_it_lacks() -> None:
-    """The medium bot works (a whole turn) whenever it lacks an item and holds less than
-    1,200 $; the hard bot rolls on when its money already pays for the missing items."""
-    s = _scene_with({"oxen": 1, "revolver": 1, "provisions": 0, "wagon": 0}, "richmond")
-    s.players[1].pos = "boston"
-    s.players[0].money = 800  # provisions and wagon cost 700 in the East
-    assert _greedy_move(s, 0) == {"type": "work"}
-    assert search_hooks.search_actions(s, 0) == [{"type": "roll"}]
-    s.players[0].money = 600  # short of them: work, as the medium bot does
-    assert search_hooks.search_actions(s, 0) == [{"type": "work"}]
-    s.players[0].outfit = {"oxen": 1, "revolver": 1, "provisions": 1, "wagon": 1}
-    s.players[0].money = 0  # a complete outfit needs no money
-    assert _greedy_move(s, 0) == {"type": "work"}
-    assert search_hooks.search_actions(s, 0) == [{"type": "roll"}]
