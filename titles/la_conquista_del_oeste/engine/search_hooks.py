@@ -1,7 +1,8 @@
 """The search bot's other hooks for La Conquista del Oeste (``games.engine.bots.search``):
 which moves it weighs, how its playouts play, and where they stop.
 
-``search_actions``: the medium bot's move, and besides it only the moves that change a
+``search_actions``: the hard bot's usual move (``hard_policy``: the medium bot's, and spare
+items with a complete outfit), and besides it only the moves that change a
 race by several turns at once and that the medium bot never makes (``FOCUS``): robbing a
 bank, a duel, the railway, and a move onto a town where a rival stands (to duel there) for
 a pawn with a revolver. Any other decision has one candidate and costs no search: the
@@ -34,9 +35,9 @@ from typing import Any
 from games.engine import Generator
 from games.engine._rng import next_u64
 
-from . import actions, routes, views
+from . import actions, hard_policy, routes, views
 from .data import CITIES, DATA
-from .greedy_bot import NO_DRAWS, GreedyBot
+from .greedy_bot import GreedyBot
 from .rules import has_lily
 from .state import Player, State
 
@@ -70,7 +71,7 @@ def search_actions(s: State, seat: int) -> list[Action]:
     kept = sensible_actions(s, seat, legal)
     if not FOCUS:
         return kept
-    usual = _GREEDY.choose(None, views.view(s, seat), legal, NO_DRAWS)
+    usual = hard_policy.usual_action(s, seat, legal)
     p = s.players[seat]
     armed = p.outfit["revolver"] > 0
     rivals = {q.pos for t, q in enumerate(s.players) if t != seat and not q.jail}

@@ -228,3 +228,19 @@ def test_a_decision_spends_its_share_of_the_move_budget() -> None:
     bot = SearchBot(seconds=None, iterations=100, stop_when_decided=False)
     _action, stats = bot.search(G, s, 0, random.Random(1))  # noqa: S311 - the bot's dice
     assert stats.iterations == 100 * search_hooks.BUDGET["town"]
+
+
+def test_the_hard_bot_buys_a_spare_where_the_medium_bot_rolls() -> None:
+    """With a complete outfit and money, in a shop, the hard bot buys a second card of an
+    item (the cheapest first), never a third: an Incident that takes one costs nothing."""
+    full = {"oxen": 1, "revolver": 1, "provisions": 1, "wagon": 1}
+    s = _scene_with(full, "st_louis")
+    assert _greedy_move(s, 0)["type"] == "roll"
+    assert search_hooks.search_actions(s, 0)[0] == {"type": "buy", "item": "provisions"}
+    s.players[0].outfit["provisions"] = 2
+    assert search_hooks.search_actions(s, 0)[0] == {"type": "buy", "item": "revolver"}
+    s.players[0].outfit = dict.fromkeys(full, 2)
+    assert search_hooks.search_actions(s, 0)[0] == {"type": "roll"}
+    s.players[0].outfit = dict(full)
+    s.players[0].money = 100  # too poor for any spare
+    assert search_hooks.search_actions(s, 0)[0] == _greedy_move(s, 0)
