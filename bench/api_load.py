@@ -53,7 +53,7 @@ from typing import Any
 # then on ``sys.path``) or is imported as ``bench.api_load`` (bench/idle_sockets.py).
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from idle_load import OPEN_SECONDS, IdleSide, QuietTable, idle_socket
+from idle_load import OPEN_SECONDS, IdleSide, IdleTerms, QuietTable, idle_socket
 from load_client import (
     Http,
     Player,
@@ -313,7 +313,7 @@ def main() -> None:
                 "client_gc": args.client_gc,
             }
             idle_url = f"http://127.0.0.1:{idle_port}"
-            idle = IdleSide(settings, quiet_users, base, idle_url, idle_proc.pid)
+            idle = IdleSide(IdleTerms(settings, quiet_users, base, idle_url, idle_proc.pid))
         stats = asyncio.run(run(args, base, users, proc.pid if proc is not None else 0, idle))
         server_cpu = stats.cpu_end - stats.cpu_start
     finally:

@@ -202,26 +202,28 @@ async def receive(conn: Any, seconds: float, sender: str, process: Any = None) -
     return message
 
 
+@dataclass(frozen=True)
+class IdleTerms:
+    """What the idle sockets' process is given: the load's settings (``api_load``'s
+    arguments), the quiet tables' players, the load's server, the idle sockets' server and
+    that server's process group (its memory and CPU are measured)."""
+
+    settings: dict[str, Any]
+    quiet_users: list[tuple[str, str]]
+    base: str
+    idle_base: str
+    idle_pgid: int
+
+
 class IdleSide:
     """The idle sockets' process (``idle_side``), from the load's process: started with
     multiprocessing's spawn, a daemon (it ends with the load's process whatever happens),
     and heard from within a deadline (``receive``)."""
 
-    def __init__(
-        self,
-        settings: dict[str, Any],
-        quiet_users: list[tuple[str, str]],
-        base: str,
-        idle_base: str,
-        idle_pgid: int,
-    ) -> None:
+    def __init__(self, terms: IdleTerms) -> None:
         context = multiprocessing.get_context("spawn")
         self.conn, child_end = context.Pipe()
-        self.process = context.Process(
-            target=idle_side,
-            args=(child_end, settings, quiet_users, base, idle_base, idle_pgid),
-            daemon=True,
-        )
+        self.process = context.Process(target=idle_side, args=(child_end, terms), daemon=True)
         self.process.start()
         child_end.close()  # the child holds its own copy: its death closes the pipe
 
@@ -237,14 +239,7 @@ class IdleSide:
         self.process.join(timeout=10)
 
 
-def idle_side(
-    conn: Any,
-    settings: dict[str, Any],
-    quiet_users: list[tuple[str, str]],
-    base: str,
-    idle_base: str,
-    idle_pgid: int,
-) -> None:
+def idle_side(conn: Any, terms: IdleTerms) -> None:
     """The client side of the idle sockets and the trickle, in a process of its own, so
     that the load's players do not delay the frames it times (the load client's loop runs
     tens of milliseconds late at p99, ``client_loop_lag_p99_ms``): opens the quiet tables
@@ -256,27 +251,21 @@ def idle_side(
         uvloop.install()
     except ImportError:
         pass
-    args = argparse.Namespace(**settings)
     quiet_collector()
     try:
-        stats = asyncio.run(idle_run(conn, args, quiet_users, base, idle_base, idle_pgid))
+        stats = asyncio.run(idle_run(conn, terms))
     except BaseException:
         conn.send({"failed": traceback.format_exc()})  # the load's process raises it
         raise
     conn.send({name: getattr(stats, name) for name in IDLE_FIELDS})
 
 
-async def idle_run(
-    conn: Any,
-    args: argparse.Namespace,
-    quiet_users: list[tuple[str, str]],
-    base: str,
-    idle_base: str,
-    idle_pgid: int,
-) -> Stats:
+async def idle_run(conn: Any, terms: IdleTerms) -> Stats:
+    args = argparse.Namespace(**terms.settings)
+    quiet_users, base, idle_pgid = terms.quiet_users, terms.base, terms.idle_pgid
     stats = Stats()
     idle: list[asyncio.Task[None]] = []
-    idle_ws = idle_base.replace("http", "ws", 1)
+    idle_ws = terms.idle_base.replace("http", "ws", 1)
     quiet = await asyncio.wait_for(
         open_quiet_tables(quiet_users, -(-args.idle_sockets // 4), base, idle_ws, stats),
         OPEN_SECONDS,
