@@ -6,12 +6,14 @@ memory and sockets per worker from ``/proc``.
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -197,9 +199,9 @@ def run_within(cmd: list[str], seconds: float, capture: bool = False) -> str:
     return stdout or ""
 
 
-def stop_server(proc: subprocess.Popen[bytes]) -> None:
-    import signal
-
+def stop_server(proc: subprocess.Popen[Any]) -> None:
+    """Stop a server started in a session of its own, its whole process group: asked
+    first, killed after 20 s."""
     try:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=20)

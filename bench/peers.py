@@ -36,7 +36,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
-from load_server import run_within  # noqa: E402 (bench/ on the path first)
+from load_server import run_within, stop_server  # noqa: E402 (bench/ on the path first)
 
 #: The longest the peer's ``npm ci``, or one run of its load client, may take.
 PEER_SECONDS = 600
@@ -108,12 +108,7 @@ def run_peer(folder: Path, tables: int) -> dict[str, object]:
         )
         return dict(json.loads(out.stdout.strip().splitlines()[-1]))
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        stop_server(server)  # its own session: the whole group stops
 
 
 def run_ours(args: argparse.Namespace, via: str, idle_sockets: int = 0) -> dict[str, Any]:
