@@ -24,13 +24,14 @@ Action = dict[str, Any]
 #: The items bought twice with a complete outfit, in this order (the cheapest first).
 SPARES = ("provisions", "revolver", "oxen", "wagon")
 _GREEDY = GreedyBot()
-_OWN = frozenset({"accept", "refuse", "withdraw", "discard", "poker_answer", "play", "buy"})
+#: The medium bot's choices kept as they are: answers, cards, and a purchase it makes.
+_MEDIUM_KEPT = frozenset({"accept", "refuse", "withdraw", "discard", "poker_answer", "play", "buy"})
 
 
 def usual_action(s: State, seat: int, legal: list[Action]) -> Action:
     """The hard bot's move where the search weighs nothing else."""
     move: Action = _GREEDY.choose(None, views.view(s, seat), legal, NO_DRAWS)
-    if move["type"] in _OWN:
+    if move["type"] in _MEDIUM_KEPT:
         return move
     p = s.players[seat]
     if s.phase == "town" and p.complete():
