@@ -28,6 +28,11 @@ class GreedyBot:
     reads_view = True
     reads_state = False
 
+    def __init__(self, careful: bool = False) -> None:
+        #: Weigh Incident spaces as a careful pawn does once equipped (``routes.toll``):
+        #: the hard bot's usual moves; the medium bot is not careful.
+        self.careful = careful
+
     def choose(
         self, rules: Any, view: dict[str, Any], legal_actions: list[Action], rng: random.Random
     ) -> Action:
@@ -74,7 +79,7 @@ class GreedyBot:
         if "rail" in by_type and not missing and at_norfolk and money - DATA.rail_fare >= RESERVE:
             return by_type["rail"][0]
         if "move" in by_type:
-            leg = routes.plan(me["city"], me["outfit"], money, me["family"], lily)
+            leg = routes.plan(me["city"], me["outfit"], money, me["family"], lily, self.careful)
             best = leg.ranked([str(a["to"]) for a in by_type["move"]])[0]
             return next(a for a in by_type["move"] if a["to"] == best)
         if "roll" in by_type:

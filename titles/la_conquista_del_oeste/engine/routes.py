@@ -21,6 +21,11 @@ SWEEPS = 60
 #: a sheriff's fee or a cardsharp's likely loss is a turn of work or more; an Incident
 #: space is a small risk.
 TOLL = {"sheriff": 0.2, "cardsharp": 0.1, "incident": 0.3}
+#: An Incident space's toll for a careful pawn with a complete outfit (the hard bot,
+#: ``careful``): there an Incident can take an item and leave the family behind (LC-20),
+#: send the pawn to the Indian prison (losing its revolvers) or make it miss a turn, which
+#: costs several turns; screened against 0.3: see ``hard_policy``.
+CAREFUL_INCIDENT = 5.0
 UNREACHABLE = 999.0
 
 
@@ -48,33 +53,40 @@ def reach(start: str, steps: int, west_ok: bool) -> tuple[str, ...]:
     return _reach(start, steps, west_ok)
 
 
-def toll(city: str, lily: bool) -> float:
+def toll(city: str, lily: bool, careful: bool = False) -> float:
     c = CITIES[city]
     if c.roy_bean and not lily:
         return 30.0  # his prison: a double to leave, then a move out
     return (
         TOLL["sheriff"] * c.sheriff
         + TOLL["cardsharp"] * c.cardsharp
-        + TOLL["incident"] * c.incident
+        + (CAREFUL_INCIDENT if careful else TOLL["incident"]) * c.incident
     )
 
 
 @cache
-def turns_to(targets: frozenset[str], west_ok: bool, lily: bool = False) -> dict[str, float]:
+def turns_to(
+    targets: frozenset[str], west_ok: bool, lily: bool = False, careful: bool = False
+) -> dict[str, float]:
     """Expected movement rolls from every space to the nearest of ``targets``."""
-    return _solve(tuple(sorted((t, 0.0) for t in targets)), west_ok, lily)
+    return _solve(tuple(sorted((t, 0.0) for t in targets)), west_ok, lily, careful)
 
 
 @cache
 def turns_via(
-    stops: frozenset[str], west_ok: bool, lily: bool = False, then: str = ""
+    stops: frozenset[str], west_ok: bool, lily: bool = False, then: str = "", careful: bool = False
 ) -> dict[str, float]:
     """Expected movement rolls to one of ``stops`` and from there to the Pacific (through
     the family's city ``then`` if the family waits there): each stop ends the route with
     its own rolls still to come, so a bot that needs a shop prefers the one on its way
-    west to one behind it."""
-    after = turns_via(frozenset({then}), True, lily) if then else to_pacific_table(lily)
-    return _solve(tuple(sorted((t, after.get(t, UNREACHABLE)) for t in stops)), west_ok, lily)
+    west to one behind it. ``careful``: the tolls of a careful pawn (``toll``)."""
+    after = (
+        turns_via(frozenset({then}), True, lily, careful=careful)
+        if then
+        else to_pacific_table(lily, careful)
+    )
+    ends = tuple(sorted((t, after.get(t, UNREACHABLE)) for t in stops))
+    return _solve(ends, west_ok, lily, careful)
 
 
 @cache
@@ -96,7 +108,9 @@ def shops(item: str, west: bool) -> frozenset[str]:
     return frozenset(c for c, t in CITIES.items() if item in t.shops and t.west == west)
 
 
-def _solve(ends: tuple[tuple[str, float], ...], west_ok: bool, lily: bool) -> dict[str, float]:
+def _solve(
+    ends: tuple[tuple[str, float], ...], west_ok: bool, lily: bool, careful: bool = False
+) -> dict[str, float]:
     """Value iteration: ``ends`` are the spaces where the route ends, with the rolls still
     to come from each; every other space costs one roll plus the best stop it offers.
     A die of ``d`` offers the stops of ``d - 1`` and one more ring (``rings``), so the best
@@ -104,7 +118,7 @@ def _solve(ends: tuple[tuple[str, float], ...], west_ok: bool, lily: bool) -> di
     final = dict(ends)
     spaces = [c for c in CITIES if west_ok or not CITIES[c].west]
     est = {c: final.get(c, UNREACHABLE) for c in spaces}
-    tolls = _tolls(lily)
+    tolls = _tolls(lily, careful)
     stop = {c: 0.0 if c in final else tolls[c] for c in spaces}  # a stop's toll
     todo = [(c, rings(c, west_ok)) for c in spaces if c not in final]
     for _ in range(SWEEPS):
@@ -139,12 +153,12 @@ def rings(start: str, west_ok: bool) -> tuple[tuple[str, ...], ...]:
 
 
 @cache
-def _tolls(lily: bool) -> dict[str, float]:
-    return {c: toll(c, lily) for c in CITIES}
+def _tolls(lily: bool, careful: bool = False) -> dict[str, float]:
+    return {c: toll(c, lily, careful) for c in CITIES}
 
 
-def to_pacific_table(lily: bool = False) -> dict[str, float]:
-    return turns_to(frozenset(ARRIVALS), True, lily)
+def to_pacific_table(lily: bool = False, careful: bool = False) -> dict[str, float]:
+    return turns_to(frozenset(ARRIVALS), True, lily, careful)
 
 
 def to_pacific(city: str, lily: bool = False) -> float:
@@ -161,9 +175,10 @@ class Plan:
     ends: frozenset[str]
     table: dict[str, float]
     lily: bool
+    careful: bool = False
 
     def cost(self, city: str) -> float:
-        here = 0.0 if city in self.ends else toll(city, self.lily)
+        here = 0.0 if city in self.ends else toll(city, self.lily, self.careful)
         return self.table.get(city, UNREACHABLE) + here
 
     def ranked(self, options: list[str]) -> list[str]:
@@ -175,18 +190,27 @@ def missing_items(outfit: Mapping[str, int]) -> list[str]:
     return [i for i in ITEMS if outfit.get(i, 0) == 0]
 
 
-def plan(pos: str, outfit: Mapping[str, int], money: int, family: str, lily: bool) -> Plan:
+def plan(
+    pos: str,
+    outfit: Mapping[str, int],
+    money: int,
+    family: str,
+    lily: bool,
+    careful: bool = False,
+) -> Plan:
     """The leg a pawn should travel now: to the Pacific with a full outfit (through its
     family's city if the family waits), else to a shop selling a missing item (in the
     East while the pawn may not enter the West), else, with too little money for any
-    missing item, to a town with work."""
+    missing item, to a town with work. ``careful`` (the hard bot) weighs Incident spaces
+    at ``CAREFUL_INCIDENT`` once the outfit is complete."""
     missing = missing_items(outfit)
     if not missing:
         if family:
             ends = frozenset({family})
-            return Plan("family", ends, turns_via(ends, True, lily), lily)
+            table = turns_via(ends, True, lily, careful=careful)
+            return Plan("family", ends, table, lily, careful)
         ends = frozenset(ARRIVALS)
-        return Plan("pacific", ends, to_pacific_table(lily), lily)
+        return Plan("pacific", ends, to_pacific_table(lily, careful), lily, careful)
     west_ok = bool(family) or CITIES[pos].west
     zone = "west" if west_ok else "east"
     cheapest = min(DATA.prices[i][zone][0] for i in missing)

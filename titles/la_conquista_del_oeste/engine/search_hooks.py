@@ -1,8 +1,8 @@
 """The search bot's other hooks for La Conquista del Oeste (``games.engine.bots.search``):
 which moves it weighs, how its playouts play, and where they stop.
 
-``search_actions``: the hard bot's usual move (``hard_policy``: the medium bot's, and spare
-items with a complete outfit), and besides it only the moves that change a
+``search_actions``: the hard bot's usual move (``hard_policy``: the medium bot's, with spare
+items and careful roads once equipped), and besides it only the moves that change a
 race by several turns at once and that the medium bot never makes (``FOCUS``): robbing a
 bank, a duel, the railway, and a move onto a town where a rival stands (to duel there) for
 a pawn with a revolver. Any other decision has one candidate and costs no search: the

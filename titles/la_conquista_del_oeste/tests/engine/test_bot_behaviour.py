@@ -53,10 +53,13 @@ def _round_trips(log: list[Record]) -> list[str]:
     return bad
 
 
-def _aimless_moves(log: list[Record]) -> list[str]:
+def _aimless_moves(log: list[Record], careful: bool = False) -> list[str]:
     """Moves of a fully equipped pawn (family with it) to a space farther from the Pacific
     in expected rolls when a nearer one was offered, unless the space has a bank, work
-    or a shop, or a rival stands there (a duel): a reason the bot could name."""
+    or a shop, or a rival stands there (a duel): a reason the bot could name. A
+    ``careful`` bot (the hard one) may also name a road with fewer Incidents: a move
+    nearer when an Incident space counts ``routes.CAREFUL_INCIDENT`` rolls is not
+    aimless either."""
     bad = []
     for r in log:
         a, s = r["action"], r["state"]
@@ -66,10 +69,12 @@ def _aimless_moves(log: list[Record]) -> list[str]:
         if not p.complete() or p.family:
             continue
         lily = has_lily(p)
-        leg = routes.plan(p.pos, p.outfit, p.money, p.family, lily)
         options = [m["to"] for m in G.legal_actions(s, r["seat"]) if m["type"] == "move"]
-        here = leg.cost(p.pos)
-        nearer = [c for c in options if leg.cost(c) < here]
+        nearer: set[str] = set()
+        for road in {False, careful}:
+            leg = routes.plan(p.pos, p.outfit, p.money, p.family, lily, road)
+            here = leg.cost(p.pos)
+            nearer |= {c for c in options if leg.cost(c) < here}
         town = CITIES[a["to"]]
         rivals = {q.pos for k, q in enumerate(s.players) if k != r["seat"] and not q.jail}
         named = town.bank or town.work or town.shops or a["to"] in rivals
@@ -91,7 +96,7 @@ def test_the_hard_bot_never_sells_at_a_loss_nor_wanders() -> None:
     for g in range(2):
         log = _play("search", 2, f"hard-behaviour-{g}")
         assert _round_trips(log) == []
-        assert _aimless_moves(log) == []
+        assert _aimless_moves(log, careful=True) == []
 
 
 def _scene_with(outfit: dict[str, int], city: str) -> State:
@@ -243,4 +248,23 @@ def test_the_hard_bot_buys_a_spare_where_the_medium_bot_rolls() -> None:
     assert search_hooks.search_actions(s, 0)[0] == {"type": "roll"}
     s.players[0].outfit = dict(full)
     s.players[0].money = 100  # too poor for any spare
+    assert search_hooks.search_actions(s, 0)[0] == _greedy_move(s, 0)
+
+
+def test_the_equipped_hard_bot_goes_round_an_incident_space_the_medium_bot_stops_on() -> None:
+    """Equipped in the West, an Incident can cost a card and the family's wait, a stay in
+    the Indian prison or a turn: the hard bot weighs an Incident space at
+    ``routes.CAREFUL_INCIDENT`` rolls and takes the road without one where the medium bot
+    takes the shorter road through it. Before its outfit is complete it travels as the
+    medium bot does."""
+    full = {"oxen": 1, "revolver": 1, "provisions": 1, "wagon": 1}
+    s = _scene_with(full, "santa_fe")
+    s.players[1].pos = "boston"
+    s.phase, s.steps = "move", 4
+    assert _greedy_move(s, 0) == {"type": "move", "to": "durango"}
+    assert CITIES["durango"].incident
+    assert not CITIES["albuquerque"].incident
+    assert search_hooks.search_actions(s, 0)[0] == {"type": "move", "to": "albuquerque"}
+    s.players[0].outfit["wagon"] = 0
+    s.players[0].family = "santa_fe"
     assert search_hooks.search_actions(s, 0)[0] == _greedy_move(s, 0)
