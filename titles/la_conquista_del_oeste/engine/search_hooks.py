@@ -15,8 +15,10 @@ nearer the end of the leg): the candidates of the focused moves come from them.
 ``playout_action``: the greedy bot's move (or, one time in ``1 / PLAYOUT_EPSILON`` if it is
 set, a uniformly drawn sensible move).
 
-``search_budget``: the share of the per-move budget a decision spends (``BUDGET``): the
-whole of it for the rare decisions searched in town and after the move.
+``search_budget``: the share of the per-move budget a decision spends (``BUDGET``): a
+half in town, a fifth for the move, three tenths after it, one move's budget for a turn
+that searches in each phase, so that a bot's turn thinks about as long as one Colorado
+County move (most turns search once or not at all).
 
 ``playout_estimate``: a playout stops ``HORIZON`` rounds after it began and every seat is
 scored by the turns it still needs to win (``remaining``): the expected rolls of a tour of
@@ -52,9 +54,9 @@ PRISON_TURNS = 6.0  # a double in one roll of six
 #: round starts; the difference of two seats' estimates predicts the winner best with
 #: 1.5-1.6).
 NOISE = 1.6
-#: Share of the per-move budget for one decision, by phase (``search_budget``). Only the
-#: focused moves are searched (five to eight decisions a game), mostly one a turn.
-BUDGET = {"town": 1.0, "move": 0.4, "after": 1.0}
+#: Share of the per-move budget for one decision, by phase (``search_budget``): together
+#: one move's budget (five to eight searched decisions a game, mostly one a turn).
+BUDGET = {"town": 0.5, "move": 0.2, "after": 0.3}
 _GREEDY = GreedyBot()
 #: The moves the search weighs besides the medium bot's: those that change a race by
 #: several turns at once (a robbery's vault, a duel's three missed turns, the railway).

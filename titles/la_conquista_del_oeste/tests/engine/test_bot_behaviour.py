@@ -226,8 +226,11 @@ def test_the_hard_bot_takes_an_item_from_an_unarmed_rival_in_its_town() -> None:
 
 
 def test_a_decision_spends_its_share_of_the_move_budget() -> None:
+    """A turn's searched decisions (in town, the move, after it) share one move's budget,
+    so a bot's turn thinks about as long as one Colorado County move."""
     from games.engine.bots.search import SearchBot
 
+    assert sum(search_hooks.BUDGET.values()) <= 1.0
     s = _scene_with({"oxen": 0, "revolver": 0, "provisions": 0, "wagon": 0}, "st_louis")
     assert len(search_hooks.search_actions(s, 0)) > 1
     bot = SearchBot(seconds=None, iterations=100, stop_when_decided=False)
