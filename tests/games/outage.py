@@ -41,8 +41,13 @@ class PrivateRedis:
             stdout=subprocess.DEVNULL,
         )  # fmt: skip
         client = redis.Redis(port=self.port, socket_connect_timeout=1)
+        proc = self.proc
 
         def answers() -> bool:
+            # Our own server, not one another test left on the port: it must still run.
+            assert proc.poll() is None, (
+                f"redis-server on port {self.port} exited ({proc.returncode})"
+            )
             try:
                 return bool(client.ping())
             except redis.RedisError:

@@ -156,7 +156,13 @@ class Redis:
         )  # fmt: skip
         import redis
 
+        proc = self.proc
+
         def answers() -> bool:
+            # Our own server, not one another test left on the port: it must still run.
+            assert proc.poll() is None, (
+                f"redis-server on port {self.port} exited ({proc.returncode})"
+            )
             try:
                 return bool(redis.Redis.from_url(self.url, socket_connect_timeout=1).ping())
             except redis.RedisError:
@@ -406,12 +412,18 @@ def test_redis_restart_loses_the_queue_and_the_worker_lives_on(site: Site) -> No
     for restart in (1, 2, 3):
         lost = site.log("worker").count("Connection to broker lost")
         site.redis.stop()
+        stopped = time.monotonic()
         # Redis stays down until the worker has noticed (it says so in its log).
         wait_until(
             lambda lost=lost: site.log("worker").count("Connection to broker lost") > lost,
             timeout=30,
-            message="the worker did not notice Redis going away",
+            message=lambda: (
+                "the worker did not notice Redis going away; its log ends:\n"
+                + site.log("worker")[-6000:]
+            ),
         )
+        print(f"\n[drill] Redis stop {restart}: the worker noticed after "
+              f"{time.monotonic() - stopped:.1f} s")  # fmt: skip
         site.redis.start()
         before = {i: v for i, (v, _s) in site.versions(ids).items() if _s == "running"}
         if not before:
