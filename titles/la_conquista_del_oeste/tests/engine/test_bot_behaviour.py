@@ -254,6 +254,20 @@ def test_the_hard_bot_buys_a_spare_where_the_medium_bot_rolls() -> None:
     assert search_hooks.search_actions(s, 0)[0] == _greedy_move(s, 0)
 
 
+def test_the_equipped_hard_bot_plays_a_free_card_of_an_item_it_holds_as_a_spare() -> None:
+    """An Opportunity card giving oxen, to a pawn with its outfit complete: the medium bot
+    keeps it (it plays one only for a missing item); the hard bot plays it at once, for
+    a second card of oxen that costs nothing, never a third."""
+    full = {"oxen": 1, "revolver": 1, "provisions": 1, "wagon": 1}
+    s = _scene_with(full, "boston")
+    s.players[0].hand = ["opp-07"]  # free oxen
+    play = {"type": "play", "card": "opp-07"}
+    assert _greedy_move(s, 0) != play
+    assert search_hooks.search_actions(s, 0)[0] == play
+    s.players[0].outfit["oxen"] = 2
+    assert search_hooks.search_actions(s, 0)[0] != play
+
+
 def test_the_equipped_hard_bot_goes_round_an_incident_space_the_medium_bot_stops_on() -> None:
     """Equipped in the West, an Incident can cost a card and the family's wait, a stay in
     the Indian prison or a turn: the hard bot weighs an Incident space at
