@@ -6,8 +6,8 @@ and it lies below the system's ephemeral range, so neither a server that binds p
 an outgoing connection's local end ever takes it. Both matter to the drills that stop a
 server and start it again on the same port: while it is down the port is free, and a port
 picked by the system for another test (or a client's connection) could be that one. A
-private Redis started again there failed to bind and exited, the drill's ping reached
-another test's Redis, and the worker under test lived on that other server.
+private Redis started again there would fail to bind and exit, the drill's ping would
+reach the other test's Redis, and the worker under test would live on that server.
 """
 
 from __future__ import annotations

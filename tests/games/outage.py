@@ -36,7 +36,8 @@ class PrivateRedis:
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--save", "", "--appendonly", "no",
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--loglevel", "warning",
              "--unixsocket", str(self.socket_path), "--unixsocketperm", "700"],
             stdout=subprocess.DEVNULL,
         )  # fmt: skip

@@ -33,6 +33,7 @@ import pytest
 
 from tests.fixtures import _missing
 from tests.games.live import ROOT
+from tests.games.outage import PrivateRedis, private_redis
 from tests.servers import free_port
 from tests.waiting import wait_until
 
@@ -138,56 +139,12 @@ def postgres() -> Iterator[Postgres]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-class Redis:
-    def __init__(self, folder: Path) -> None:
-        self.port = free_port()
-        self.folder = folder
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        self.proc = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", str(self.folder), "--loglevel", "warning"],
-            stdout=subprocess.DEVNULL,
-        )  # fmt: skip
-        import redis
-
-        proc = self.proc
-
-        def answers() -> bool:
-            # Our own server, not one another test left on the port: it must still run.
-            assert proc.poll() is None, (
-                f"redis-server on port {self.port} exited ({proc.returncode})"
-            )
-            try:
-                return bool(redis.Redis.from_url(self.url, socket_connect_timeout=1).ping())
-            except redis.RedisError:
-                return False
-
-        wait_until(answers, timeout=20, message="the private redis-server did not start")
-
-    def stop(self) -> None:
-        """Stop the server; with no persistence, the queue is gone with it."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait(timeout=20)
-        self.proc = None
-
-
 @pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[Redis]:
+def redis_server() -> Iterator[PrivateRedis]:
     if shutil.which("redis-server") is None:
         _missing("the fault drills need redis-server")
-    server = Redis(tmp_path)
-    server.start()
-    try:
+    with private_redis() as server:
         yield server
-    finally:
-        server.stop()
 
 
 # --- the site's processes -----------------------------------------------------------------
@@ -218,7 +175,7 @@ class Site:
     """The worker and beat of one drill, with their logs."""
 
     pg: Postgres
-    redis: Redis
+    redis: PrivateRedis
     folder: Path
     procs: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
     started: int = 0
@@ -369,7 +326,7 @@ class Site:
 
 
 @pytest.fixture
-def site(postgres: Postgres, redis_server: Redis, tmp_path: Path) -> Iterator[Site]:
+def site(postgres: Postgres, redis_server: PrivateRedis, tmp_path: Path) -> Iterator[Site]:
     s = Site(postgres, redis_server, tmp_path)
     try:
         yield s

@@ -15,7 +15,7 @@ import pytest
 from tests.servers import LOWEST, _claims_folder, _ephemeral_start, free_port
 
 
-def test_a_port_stays_this_runs_once_its_server_stopped() -> None:
+def test_a_port_is_never_handed_out_again_once_its_server_stopped() -> None:
     """A server listens on a port and stops, as a drill's Redis does before it starts again:
     the next ports handed out are never that one, nor any other already handed out (the
     system's own pick reuses a freed port)."""
