@@ -19,8 +19,8 @@ Screened against the medium bot without search, 4,000 two-player games each (see
 55.3 %, with the spares and careful roads 58.7 % (an Incident space weighed 1, 2, 3, 4.5,
 6, 9 or 15 rolls: 55.2, 56.7, 57.2, 58.9, 58.7, 58.3, 57.6 %; careful before the outfit is
 complete too: no better). Over 20,000 games (``screen:0`` to ``screen:19999``) the free
-card played as a spare took 58.85 % to 59.7 %. The title's ``docs/rules.md``, "The
-bots", has the other rules screened and the figures with the search.
+card played as a spare took 58.85 % to 59.7 %. The other rules screened and the figures
+with the search: ``titles/la_conquista_del_oeste/docs/rules.md``, "The bots".
 """
 
 from __future__ import annotations
